@@ -1,0 +1,158 @@
+/**
+ * Streams a cassette from disk, validating each line as it goes. Files of
+ * other record/replay tools are converted on the fly by ./import.ts.
+ *
+ * @module
+ */
+import { CassetteFormatError } from "../errors.ts";
+import { JsonlLineStream } from "../framing/jsonl.ts";
+import { runtime } from "../runtime/mod.ts";
+import { ENTRY_TYPES, FORMAT_NAME, FORMAT_VERSION } from "./format.ts";
+import type { CassetteHeader, Entry } from "./format.ts";
+import { importForeign } from "./import.ts";
+
+/** An entry together with the line it came from. */
+export type LocatedEntry = Entry & { line: number };
+
+/** A cassette read into memory. */
+export interface Cassette {
+  path: string;
+  header: CassetteHeader;
+  entries: LocatedEntry[];
+  /** A last line cut short by a crash: reported, not fatal. */
+  torn?: { line: number; text: string };
+  /** Set when the file was converted from another tool's format. */
+  importedFrom?: string;
+}
+
+/** What {@linkcode readCassetteLines} yields. */
+export type CassetteLine =
+  | { kind: "header"; line: number; header: CassetteHeader }
+  | { kind: "entry"; line: number; entry: Entry }
+  | { kind: "torn"; line: number; text: string };
+
+function checkHeader(path: string, value: unknown): CassetteHeader {
+  const header = value as Partial<CassetteHeader>;
+  if (header === null || typeof header !== "object" || header.format !== FORMAT_NAME) {
+    throw new CassetteFormatError(path, 1, `expected a header with "format": "${FORMAT_NAME}"`);
+  }
+  if (typeof header.version !== "number" || header.version > FORMAT_VERSION || header.version < 1) {
+    throw new CassetteFormatError(
+      path,
+      1,
+      `unsupported cassette format version ${JSON.stringify(header.version)} (this build reads 1 to ${FORMAT_VERSION})`,
+    );
+  }
+  if (header.era !== undefined && header.era !== "legacy" && header.era !== "modern") {
+    throw new CassetteFormatError(path, 1, `unknown era ${JSON.stringify(header.era)}`);
+  }
+  return header as CassetteHeader;
+}
+
+function checkEntry(path: string, line: number, value: unknown): Entry {
+  const entry = value as Partial<Entry>;
+  if (entry === null || typeof entry !== "object" || Array.isArray(entry)) {
+    throw new CassetteFormatError(path, line, "an entry must be a JSON object");
+  }
+  if (typeof entry.type !== "string" || !ENTRY_TYPES.has(entry.type)) {
+    throw new CassetteFormatError(path, line, `unknown entry type ${JSON.stringify(entry.type)}`);
+  }
+  if (typeof entry.t !== "number") throw new CassetteFormatError(path, line, `entry has no numeric "t"`);
+  if ((entry.type === "message" || entry.type === "raw") && entry.dir !== "c2s" && entry.dir !== "s2c") {
+    throw new CassetteFormatError(path, line, `"dir" must be "c2s" or "s2c", not ${JSON.stringify(entry.dir)}`);
+  }
+  if (entry.type === "message" && !("msg" in entry)) throw new CassetteFormatError(path, line, `message entry has no "msg"`);
+  return entry as Entry;
+}
+
+function openStream(path: string): ReadableStream<Uint8Array> {
+  try {
+    return runtime.readFileStream(path);
+  } catch (error) {
+    throw new CassetteFormatError(path, 0, `cannot read the file: ${(error as Error).message}`);
+  }
+}
+
+/**
+ * Yields the header and entries of one of our cassettes, line by line,
+ * without loading the file as one string.
+ */
+export async function* readCassetteLines(path: string): AsyncGenerator<CassetteLine> {
+  let unterminated: string | undefined;
+  const lines = openStream(path).pipeThrough(
+    new JsonlLineStream({ onUnterminated: (text) => (unterminated = text) }),
+  );
+  let lineNumber = 0;
+  let pendingTorn: { line: number; text: string; error: string } | undefined;
+  try {
+    for await (const text of lines) {
+      lineNumber++;
+      if (pendingTorn) throw new CassetteFormatError(path, pendingTorn.line, pendingTorn.error);
+      if (text.trim() === "") continue;
+      let value: unknown;
+      try {
+        value = JSON.parse(text);
+      } catch (error) {
+        const problem = `not valid JSON (${(error as Error).message})`;
+        // Only the very last, unterminated line may be torn; hold the verdict.
+        if (text === unterminated) {
+          pendingTorn = { line: lineNumber, text, error: problem };
+          continue;
+        }
+        throw new CassetteFormatError(path, lineNumber, problem);
+      }
+      if (lineNumber === 1) yield { kind: "header", line: 1, header: checkHeader(path, value) };
+      else yield { kind: "entry", line: lineNumber, entry: checkEntry(path, lineNumber, value) };
+    }
+  } catch (error) {
+    if (error instanceof CassetteFormatError) throw error;
+    const code = (error as { code?: string }).code;
+    const problem = code === "ENOENT" ? "no such file" : code === "EISDIR" ? "is a directory" : (error as Error).message;
+    throw new CassetteFormatError(path, lineNumber, `cannot read the file: ${problem}`);
+  }
+  if (pendingTorn) {
+    if (pendingTorn.line === 1) throw new CassetteFormatError(path, 1, pendingTorn.error);
+    yield { kind: "torn", line: pendingTorn.line, text: pendingTorn.text };
+  }
+  if (lineNumber === 0) throw new CassetteFormatError(path, 1, "the file is empty (expected a cassette header)");
+}
+
+async function readFirstLine(path: string): Promise<string> {
+  const reader = openStream(path).pipeThrough(new JsonlLineStream()).getReader();
+  try {
+    const { value } = await reader.read();
+    return value ?? "";
+  } catch (error) {
+    const code = (error as { code?: string }).code;
+    const problem = code === "ENOENT" ? "no such file" : code === "EISDIR" ? "is a directory" : (error as Error).message;
+    throw new CassetteFormatError(path, 0, `cannot read the file: ${problem}`);
+  } finally {
+    reader.cancel().catch(() => {});
+  }
+}
+
+/**
+ * Loads a whole cassette. Files written by other tools (the Python and
+ * TypeScript mcp-cassette, mcp-replay) are converted to ours.
+ *
+ * @example
+ * ```ts
+ * const cassette = await loadCassette("tests/cassettes/weather.cassette.jsonl");
+ * console.log(cassette.header.transport, cassette.entries.length);
+ * ```
+ */
+export async function loadCassette(path: string): Promise<Cassette> {
+  const first = (await readFirstLine(path)).trimStart();
+  if (!first.includes(`"${FORMAT_NAME}"`) || !first.includes('"format"')) {
+    return await importForeign(path);
+  }
+  let header: CassetteHeader | undefined;
+  const entries: LocatedEntry[] = [];
+  let torn: Cassette["torn"];
+  for await (const item of readCassetteLines(path)) {
+    if (item.kind === "header") header = item.header;
+    else if (item.kind === "entry") entries.push(Object.assign(item.entry, { line: item.line }));
+    else torn = { line: item.line, text: item.text };
+  }
+  return { path, header: header!, entries, torn };
+}

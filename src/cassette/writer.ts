@@ -1,0 +1,142 @@
+/**
+ * The append-only cassette writer. Each entry is one synchronous write of one
+ * complete line, so a recorder killed with SIGKILL leaves every frame it had
+ * forwarded readable, and at worst a torn last line.
+ *
+ * @module
+ */
+import { CassetteError } from "../errors.ts";
+import { runtime } from "../runtime/mod.ts";
+import type { AppendFile } from "../runtime/mod.ts";
+import type { CassetteHeader, Entry } from "./format.ts";
+
+const encoder = new TextEncoder();
+
+/** Options for {@linkcode CassetteWriter.open}. */
+export interface CassetteWriterOptions {
+  /**
+   * The header, written at once. Omit it for deferred mode: entries are held
+   * in memory until {@linkcode CassetteWriter.setHeader} (the HTTP recorder
+   * learns the era only from the first exchange that succeeds).
+   */
+  header?: CassetteHeader;
+  /** The header to use if the writer closes while still deferred. */
+  fallbackHeader?: CassetteHeader;
+  /**
+   * Write to `<path>.partial` and rename over `path` on close, so an old
+   * cassette survives until the new one is complete. Default: only when
+   * `path` already exists.
+   */
+  aside?: boolean;
+  /** Append to an existing cassette instead of replacing it (its header stays). */
+  append?: boolean;
+  /** Allow `path` to be a symbolic link. */
+  followSymlink?: boolean;
+}
+
+/** Writes a cassette line by line. */
+export class CassetteWriter {
+  #file: AppendFile;
+  #pending: Entry[] | undefined;
+  #header: CassetteHeader | undefined;
+  #fallback: CassetteHeader | undefined;
+  #closed = false;
+
+  private constructor(
+    readonly path: string,
+    readonly writingPath: string,
+    file: AppendFile,
+    options: CassetteWriterOptions,
+  ) {
+    this.#file = file;
+    this.#fallback = options.fallbackHeader;
+    if (options.append) {
+      this.#header = options.header;
+    } else if (options.header) {
+      this.#header = options.header;
+      this.#writeLine(options.header);
+    } else {
+      this.#pending = [];
+    }
+  }
+
+  /** Opens a writer on `path`. */
+  static async open(path: string, options: CassetteWriterOptions = {}): Promise<CassetteWriter> {
+    const existing = await runtime.stat(path);
+    if (existing?.isSymlink && !options.followSymlink) {
+      throw new CassetteError(
+        `Refusing to write the cassette ${path}: it is a symbolic link (use --force to write through it)`,
+      );
+    }
+    if (existing?.isDirectory) throw new CassetteError(`Cannot write the cassette ${path}: it is a directory`);
+    const aside = !options.append && (options.aside ?? existing !== undefined);
+    const writingPath = aside ? `${path}.partial` : path;
+    let file: AppendFile;
+    try {
+      file = runtime.openAppend(writingPath, { truncate: !options.append });
+    } catch (error) {
+      throw new CassetteError(`Cannot write the cassette ${path}: ${(error as Error).message}`);
+    }
+    return new CassetteWriter(path, writingPath, file, options);
+  }
+
+  /** The header, once known. */
+  get header(): CassetteHeader | undefined {
+    return this.#header;
+  }
+
+  /** True while entries wait for a header. */
+  get deferred(): boolean {
+    return this.#pending !== undefined;
+  }
+
+  /**
+   * Sets the header of a deferred writer and flushes what was held. Once the
+   * header is on disk its era is fixed: a different era throws.
+   */
+  setHeader(header: CassetteHeader): void {
+    if (this.#pending === undefined) {
+      if (this.#header && (this.#header.era ?? "legacy") !== (header.era ?? "legacy")) {
+        throw new CassetteError(
+          `Cannot change the era of ${this.path} to ${header.era ?? "legacy"}: the header already says ${
+            this.#header.era ?? "legacy"
+          }`,
+        );
+      }
+      return;
+    }
+    const pending = this.#pending;
+    this.#pending = undefined;
+    this.#header = header;
+    this.#writeLine(header);
+    for (const entry of pending) this.#writeLine(entry);
+  }
+
+  /** Appends one entry (held in memory while the header is deferred). */
+  append(entry: Entry): void {
+    if (this.#closed) return;
+    if (this.#pending) this.#pending.push(entry);
+    else this.#writeLine(entry);
+  }
+
+  /** Flushes a still-deferred header, closes the file and renames it into place. */
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    if (this.#pending && this.#fallback) this.setHeader(this.#fallback);
+    this.#closed = true;
+    this.#file.close();
+    if (this.writingPath !== this.path) await runtime.rename(this.writingPath, this.path);
+  }
+
+  /** Closes without renaming, removing an aside file: the old cassette stays. */
+  async abandon(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    this.#file.close();
+    if (this.writingPath !== this.path) await runtime.remove(this.writingPath);
+  }
+
+  #writeLine(value: unknown) {
+    this.#file.write(encoder.encode(JSON.stringify(value) + "\n"));
+  }
+}

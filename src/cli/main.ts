@@ -1,0 +1,109 @@
+/**
+ * Argument parsing and dispatch for the `mcp-cassette` command.
+ *
+ * @module
+ */
+import { parseArgs } from "node:util";
+import { CassetteError, describeError, ExitCode, UsageError } from "../errors.ts";
+import { runtime } from "../runtime/mod.ts";
+import { RECORDER_VERSION } from "../cassette/format.ts";
+import type { Command, CommandInput } from "./command.ts";
+import { commands } from "./registry.ts";
+import { printErr, printOut } from "./output.ts";
+
+/** The overview printed by `mcp-cassette --help`. */
+export function overview(): string {
+  const width = Math.max(...commands.map((command) => command.name.length));
+  const lines = commands.map((command) => `  ${command.name.padEnd(width)}  ${command.summary}`);
+  return [
+    `mcp-cassette ${RECORDER_VERSION}: record an MCP session once, replay it as a server forever`,
+    "",
+    "Usage: mcp-cassette <command> [options]",
+    "",
+    "Commands:",
+    ...lines,
+    "",
+    "Run `mcp-cassette <command> --help` for a command's options.",
+  ].join("\n");
+}
+
+/** The help text of one command. */
+export function commandHelp(command: Command): string {
+  const rows = Object.entries(command.options).map(([name, spec]) => {
+    const flagText = `${spec.short ? `-${spec.short}, ` : ""}--${name}${
+      spec.type === "string" ? ` ${spec.valueName ?? "VALUE"}` : ""
+    }`;
+    const extra = spec.multiple ? " (repeatable)" : "";
+    const fallback = spec.default !== undefined ? ` (default: ${spec.default})` : "";
+    return [flagText, spec.description + extra + fallback] as const;
+  });
+  const width = Math.max(0, ...rows.map(([flagText]) => flagText.length));
+  return [
+    `Usage: mcp-cassette ${command.usage}`,
+    "",
+    command.description ?? command.summary,
+    ...(rows.length > 0 ? ["", "Options:", ...rows.map(([f, d]) => `  ${f.padEnd(width)}  ${d}`)] : []),
+  ].join("\n");
+}
+
+function parseCommandArgs(command: Command, args: string[]): CommandInput {
+  const separator = args.indexOf("--");
+  const own = separator === -1 ? args : args.slice(0, separator);
+  const rest = separator === -1 ? [] : args.slice(separator + 1);
+  if (rest.length > 0 && !command.takesRest) {
+    throw new UsageError(`${command.name} does not take a command after --`);
+  }
+  const options: Record<string, { type: "string" | "boolean"; short?: string; multiple?: boolean }> = {
+    help: { type: "boolean", short: "h" },
+  };
+  for (const [name, spec] of Object.entries(command.options)) {
+    options[name] = { type: spec.type, short: spec.short, multiple: spec.multiple };
+  }
+  try {
+    const parsed = parseArgs({ args: own, options, allowPositionals: true, strict: true });
+    return { values: parsed.values, positionals: parsed.positionals, rest };
+  } catch (error) {
+    throw new UsageError(describeError(error));
+  }
+}
+
+/** Runs the CLI with `args`; resolves with the exit code. */
+export async function main(args: readonly string[]): Promise<number> {
+  const [name, ...rest] = args;
+  if (name === undefined || name === "--help" || name === "-h" || name === "help") {
+    if (name === undefined) printErr(overview());
+    else await printOut(overview() + "\n");
+    return name === undefined ? ExitCode.BadInput : ExitCode.Ok;
+  }
+  if (name === "--version" || name === "-V") {
+    await printOut(`mcp-cassette ${RECORDER_VERSION}\n`);
+    return ExitCode.Ok;
+  }
+  const command = commands.find((candidate) => candidate.name === name);
+  if (!command) {
+    runtime.writeStderr(`mcp-cassette: unknown command "${name}"\n\n${overview()}\n`);
+    return ExitCode.BadInput;
+  }
+  let input: CommandInput;
+  try {
+    input = parseCommandArgs(command, [...rest]);
+  } catch (error) {
+    runtime.writeStderr(`mcp-cassette ${name}: ${describeError(error)}\n\n${commandHelp(command)}\n`);
+    return ExitCode.BadInput;
+  }
+  if (input.values.help === true) {
+    await printOut(commandHelp(command) + "\n");
+    return ExitCode.Ok;
+  }
+  try {
+    return await command.run(input);
+  } catch (error) {
+    if (error instanceof CassetteError) {
+      runtime.writeStderr(`mcp-cassette ${name}: ${describeError(error)}\n`);
+      return error.exitCode;
+    }
+    // Not a user mistake: keep the stack, it is a bug report.
+    runtime.writeStderr(`mcp-cassette ${name}: internal error: ${(error as Error)?.stack ?? error}\n`);
+    return 70;
+  }
+}

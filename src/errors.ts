@@ -1,0 +1,78 @@
+/**
+ * The error classes mcp-cassette raises, and the CLI's exit codes.
+ *
+ * @module
+ */
+
+/** Exit codes of the `mcp-cassette` command, documented in docs/cli.md. */
+export const ExitCode = {
+  Ok: 0,
+  /** A check failed, or a verify gate was not met. */
+  Failed: 1,
+  /** Bad input: a flag, a file, a cassette, a config. */
+  BadInput: 2,
+  /** Replay saw a request it had no recording for. */
+  ReplayMiss: 3,
+  /** A gate found something: lint findings, secrets on scan. */
+  Findings: 4,
+  /** `diff` found the server surface moved. */
+  SurfaceChanged: 5,
+  /** Another writer holds the cassette's claim. */
+  Claimed: 6,
+  /** The server could not be started or reached. */
+  Unreachable: 7,
+} as const;
+
+/** Base class of every error mcp-cassette raises on purpose. */
+export class CassetteError extends Error {
+  /** The exit code the CLI uses for this error. */
+  exitCode: number = ExitCode.BadInput;
+  constructor(message: string, options?: ErrorOptions) {
+    super(message, options);
+    this.name = new.target.name;
+  }
+}
+
+/** A cassette file that cannot be read: names the file and line. */
+export class CassetteFormatError extends CassetteError {
+  constructor(readonly file: string, readonly line: number, readonly problem: string) {
+    super(`${file}:${line}: ${problem}`);
+  }
+}
+
+/** Wrong command-line usage or a bad option value. */
+export class UsageError extends CassetteError {}
+
+/** A server command that could not start, or a URL that refused. */
+export class ServerUnreachableError extends CassetteError {
+  override exitCode: number = ExitCode.Unreachable;
+}
+
+/** A cassette already claimed by another writer. */
+export class ClaimError extends CassetteError {
+  override exitCode: number = ExitCode.Claimed;
+}
+
+/** One request replay could not answer. */
+export interface MissReport {
+  method: string;
+  message: string;
+}
+
+/** Raised when a replay session ends with misses (or, if asked, with unplayed recordings). */
+export class ReplayMissError extends CassetteError {
+  override exitCode: number = ExitCode.ReplayMiss;
+  constructor(readonly misses: MissReport[], readonly unplayed: string[] = []) {
+    super(
+      misses.length > 0
+        ? `Replay missed ${misses.length} request(s): ${misses.map((miss) => miss.message).join("; ")}`
+        : `Replay left ${unplayed.length} recorded request(s) unplayed: ${unplayed.join(", ")}`,
+    );
+  }
+}
+
+/** Formats an unknown thrown value as one line. */
+export function describeError(error: unknown): string {
+  if (error instanceof Error) return error.message.split("\n")[0];
+  return String(error);
+}

@@ -1,0 +1,282 @@
+/**
+ * The runtime implementation built on `node:` modules, which Deno, Node and
+ * Bun all provide with the same behaviour (measured; see docs/design notes).
+ *
+ * @module
+ */
+import { spawn as nodeSpawn } from "node:child_process";
+import * as fs from "node:fs";
+import * as fsp from "node:fs/promises";
+import * as http from "node:http";
+import * as os from "node:os";
+import * as path from "node:path";
+import process from "node:process";
+import { Readable, Writable } from "node:stream";
+import type {
+  AppendFile,
+  ChildProcess,
+  FileInfo,
+  HttpHandler,
+  HttpServer,
+  PipedChildProcess,
+  Runtime,
+  ServeOptions,
+  SpawnOptions,
+} from "./types.ts";
+
+const SIGNAL_NUMBERS: Record<string, number> = { SIGINT: 2, SIGKILL: 9, SIGTERM: 15, SIGHUP: 1 };
+
+function startChild(
+  command: readonly string[],
+  options: SpawnOptions,
+  stderr: "inherit" | "ignore" | "pipe",
+) {
+  if (command.length === 0) throw new TypeError("Cannot start a server: the command is empty");
+  const child = nodeSpawn(command[0], command.slice(1), {
+    cwd: options.cwd,
+    env: options.env ? { ...process.env, ...options.env } : process.env,
+    stdio: ["pipe", "pipe", stderr],
+    windowsHide: true,
+  });
+  const exited = new Promise<number>((resolve, reject) => {
+    child.once("error", (error) => reject(error));
+    child.once("exit", (code, signal) => {
+      resolve(code ?? 128 + (signal ? SIGNAL_NUMBERS[signal] ?? 1 : 1));
+    });
+  });
+  // A child that closes its stdin early must not crash us with EPIPE.
+  child.stdin!.on("error", () => {});
+  const base: ChildProcess = {
+    get pid() {
+      return child.pid ?? -1;
+    },
+    stdin: Writable.toWeb(child.stdin!) as WritableStream<Uint8Array>,
+    stdout: Readable.toWeb(child.stdout!) as unknown as ReadableStream<Uint8Array>,
+    exited,
+    kill(signal = "SIGTERM") {
+      try {
+        child.kill(signal);
+      } catch {
+        // Already gone.
+      }
+    },
+  };
+  return { base, child };
+}
+
+/** Starts a process whose exit is observed before `spawn` returns a failure. */
+function spawn(command: readonly string[], options: SpawnOptions = {}): ChildProcess {
+  return startChild(command, options, options.stderr === "pipe" ? "pipe" : options.stderr ?? "inherit").base;
+}
+
+function spawnPiped(command: readonly string[], options: SpawnOptions = {}): PipedChildProcess {
+  const { base, child } = startChild(command, options, "pipe");
+  return Object.assign(base, {
+    stderr: Readable.toWeb(child.stderr!) as unknown as ReadableStream<Uint8Array>,
+  });
+}
+
+function openAppend(filePath: string, options: { truncate?: boolean } = {}): AppendFile {
+  const fd = fs.openSync(filePath, options.truncate ? "w" : "a");
+  return {
+    write(bytes) {
+      let offset = 0;
+      while (offset < bytes.length) offset += fs.writeSync(fd, bytes, offset);
+    },
+    close() {
+      fs.closeSync(fd);
+    },
+  };
+}
+
+async function stat(filePath: string): Promise<FileInfo | undefined> {
+  try {
+    const info = await fsp.lstat(filePath);
+    return {
+      isFile: info.isFile(),
+      isDirectory: info.isDirectory(),
+      isSymlink: info.isSymbolicLink(),
+      size: info.size,
+      mtimeMs: info.mtimeMs,
+    };
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
+    throw error;
+  }
+}
+
+async function createExclusive(filePath: string, text: string): Promise<boolean> {
+  try {
+    await fsp.writeFile(filePath, text, { flag: "wx" });
+    return true;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "EEXIST") return false;
+    throw error;
+  }
+}
+
+function toWebRequest(req: http.IncomingMessage, origin: string, signal: AbortSignal): Request {
+  const headers = new Headers();
+  for (let i = 0; i < req.rawHeaders.length; i += 2) {
+    headers.append(req.rawHeaders[i], req.rawHeaders[i + 1]);
+  }
+  const hasBody = req.method !== "GET" && req.method !== "HEAD";
+  return new Request(new URL(req.url ?? "/", origin), {
+    method: req.method,
+    headers,
+    body: hasBody ? (Readable.toWeb(req) as unknown as ReadableStream<Uint8Array>) : undefined,
+    signal,
+    // Node's fetch types require this for a streaming body.
+    ...(hasBody ? { duplex: "half" } : {}),
+  } as RequestInit);
+}
+
+async function writeWebResponse(response: Response, res: http.ServerResponse, signal: AbortSignal) {
+  const headers: Record<string, string | string[]> = {};
+  response.headers.forEach((value, key) => {
+    if (key === "set-cookie") return;
+    headers[key] = value;
+  });
+  const cookies = response.headers.getSetCookie?.() ?? [];
+  if (cookies.length > 0) headers["set-cookie"] = cookies;
+  res.writeHead(response.status, response.statusText, headers);
+  if (!response.body) {
+    res.end();
+    return;
+  }
+  res.flushHeaders();
+  const reader = response.body.getReader();
+  signal.addEventListener("abort", () => reader.cancel().catch(() => {}), { once: true });
+  try {
+    while (true) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      if (!res.write(value)) {
+        // Backpressure: wait for the socket to drain before pulling more.
+        await new Promise<void>((resolve) => {
+          const finish = () => {
+            res.off("drain", finish);
+            res.off("close", finish);
+            resolve();
+          };
+          res.once("drain", finish);
+          res.once("close", finish);
+        });
+      }
+      if (signal.aborted) break;
+    }
+  } catch {
+    // The body was cancelled (client gone, or a fault dropped the stream).
+  }
+  res.end();
+}
+
+async function serve(options: ServeOptions, handler: HttpHandler): Promise<HttpServer> {
+  const server = http.createServer({ maxHeaderSize: options.maxHeaderBytes ?? 16384 });
+  server.keepAliveTimeout = options.idleTimeoutMs ?? 5000;
+  server.on("request", (req, res) => {
+    const controller = new AbortController();
+    res.on("close", () => controller.abort());
+    const origin = `http://${req.headers.host ?? `${options.hostname}:${options.port}`}`;
+    let request: Request;
+    try {
+      request = toWebRequest(req, origin, controller.signal);
+    } catch {
+      res.writeHead(400).end();
+      return;
+    }
+    handler(request, { remoteAddress: req.socket.remoteAddress ?? "" })
+      .then((response) => writeWebResponse(response, res, controller.signal))
+      .catch(() => {
+        if (!res.headersSent) res.writeHead(500);
+        res.end();
+      });
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(options.port, options.hostname, () => resolve());
+  });
+  const address = server.address();
+  const port = typeof address === "object" && address ? address.port : options.port;
+  return {
+    hostname: options.hostname,
+    port,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections?.();
+      }),
+  };
+}
+
+function detectName(): Runtime["name"] {
+  const g = globalThis as Record<string, unknown>;
+  if (g.Deno) return "deno";
+  if (g.Bun) return "bun";
+  return "node";
+}
+
+const lazyStdio: {
+  stdin?: ReadableStream<Uint8Array>;
+  stdout?: WritableStream<Uint8Array>;
+  stderr?: WritableStream<Uint8Array>;
+} = {};
+
+/** The runtime as seen through `node:` modules. */
+export const nodeCompatRuntime: Runtime = {
+  name: detectName(),
+  args: process.argv.slice(2),
+  // Lazy: converting stdin starts reading it, which would keep every process alive.
+  get stdin() {
+    return lazyStdio.stdin ??= Readable.toWeb(process.stdin) as unknown as ReadableStream<Uint8Array>;
+  },
+  get stdout() {
+    return lazyStdio.stdout ??= Writable.toWeb(process.stdout) as WritableStream<Uint8Array>;
+  },
+  get stderr() {
+    return lazyStdio.stderr ??= Writable.toWeb(process.stderr) as WritableStream<Uint8Array>;
+  },
+  writeStderr(text) {
+    try {
+      fs.writeSync(2, text);
+    } catch {
+      // stderr closed; nothing better to do.
+    }
+  },
+  env: (name) => process.env[name],
+  cwd: () => process.cwd(),
+  exit: (code) => process.exit(code),
+  onSignal(signal, handler) {
+    process.on(signal, handler);
+    return () => process.off(signal, handler);
+  },
+  pid: () => process.pid,
+  hostname: () => os.hostname(),
+  isProcessAlive(pid) {
+    try {
+      process.kill(pid, 0);
+      return true;
+    } catch (error) {
+      return (error as NodeJS.ErrnoException).code === "EPERM";
+    }
+  },
+  spawn,
+  spawnPiped,
+  readTextFile: (filePath) => fsp.readFile(filePath, "utf8"),
+  readFileStream: (filePath) =>
+    Readable.toWeb(fs.createReadStream(filePath, { highWaterMark: 1 << 20 })) as unknown as ReadableStream<
+      Uint8Array
+    >,
+  writeTextFile: (filePath, text) => fsp.writeFile(filePath, text),
+  createExclusive,
+  openAppend,
+  rename: (from, to) => fsp.rename(from, to),
+  remove: (filePath) => fsp.rm(filePath, { force: true }),
+  stat,
+  mkdir: async (dir) => {
+    await fsp.mkdir(dir, { recursive: true });
+  },
+  readDir: (dir) => fsp.readdir(dir),
+  makeTempDir: (prefix) => fsp.mkdtemp(path.join(os.tmpdir(), prefix)),
+  serve,
+};

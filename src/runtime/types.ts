@@ -1,0 +1,111 @@
+/**
+ * The one interface through which the rest of mcp-cassette touches the host
+ * runtime. Everything outside `src/runtime/` sees only Web Streams and these
+ * types, so the core runs unchanged on Deno, Node and Bun.
+ *
+ * @module
+ */
+
+/** A child process started with piped stdio. */
+export interface ChildProcess {
+  readonly pid: number;
+  /** The child's stdin. Closing it gives the child EOF. */
+  readonly stdin: WritableStream<Uint8Array>;
+  /** The child's stdout. */
+  readonly stdout: ReadableStream<Uint8Array>;
+  /** Resolves with the exit code (128 + signal number when killed by a signal). */
+  readonly exited: Promise<number>;
+  kill(signal?: Signal): void;
+}
+
+/** How a child's stderr is handled. */
+export type StderrMode = "inherit" | "ignore" | "pipe";
+
+/** Options for {@linkcode Runtime.spawn}. */
+export interface SpawnOptions {
+  cwd?: string;
+  env?: Record<string, string>;
+  stderr?: StderrMode;
+}
+
+/** A child whose stderr was piped. */
+export interface PipedChildProcess extends ChildProcess {
+  readonly stderr: ReadableStream<Uint8Array>;
+}
+
+export type Signal = "SIGINT" | "SIGTERM" | "SIGKILL";
+
+/** A file opened for appending, one synchronous write per call. */
+export interface AppendFile {
+  /** Writes all of `bytes` before returning, so a kill -9 after it loses nothing. */
+  write(bytes: Uint8Array): void;
+  close(): void;
+}
+
+/** What {@linkcode Runtime.stat} tells. */
+export interface FileInfo {
+  isFile: boolean;
+  isDirectory: boolean;
+  isSymlink: boolean;
+  size: number;
+  mtimeMs: number;
+}
+
+/** A running HTTP server. */
+export interface HttpServer {
+  readonly hostname: string;
+  readonly port: number;
+  close(): Promise<void>;
+}
+
+/** Options for {@linkcode Runtime.serve}. */
+export interface ServeOptions {
+  hostname: string;
+  port: number;
+  /** Largest request header block, in bytes. */
+  maxHeaderBytes?: number;
+  /** Idle connections are closed after this many milliseconds. */
+  idleTimeoutMs?: number;
+}
+
+/** A Web-standard request handler. */
+export type HttpHandler = (request: Request, info: { remoteAddress: string }) => Promise<Response>;
+
+/** The host runtime, as the rest of the code sees it. */
+export interface Runtime {
+  readonly name: "deno" | "node" | "bun";
+  /** The command-line arguments after the script. */
+  readonly args: readonly string[];
+  readonly stdin: ReadableStream<Uint8Array>;
+  readonly stdout: WritableStream<Uint8Array>;
+  readonly stderr: WritableStream<Uint8Array>;
+  /** Writes to stderr synchronously; for diagnostics that must not be lost on exit. */
+  writeStderr(text: string): void;
+  env(name: string): string | undefined;
+  cwd(): string;
+  exit(code: number): never;
+  /** Registers a handler for a signal; returns a function that removes it. */
+  onSignal(signal: "SIGINT" | "SIGTERM", handler: () => void): () => void;
+  pid(): number;
+  hostname(): string;
+  isProcessAlive(pid: number): boolean;
+
+  spawn(command: readonly string[], options?: SpawnOptions): ChildProcess;
+  spawnPiped(command: readonly string[], options?: SpawnOptions): PipedChildProcess;
+
+  readTextFile(path: string): Promise<string>;
+  readFileStream(path: string): ReadableStream<Uint8Array>;
+  writeTextFile(path: string, text: string): Promise<void>;
+  /** Creates the file only if it does not exist; resolves false when it does. */
+  createExclusive(path: string, text: string): Promise<boolean>;
+  openAppend(path: string, options?: { truncate?: boolean }): AppendFile;
+  rename(from: string, to: string): Promise<void>;
+  remove(path: string): Promise<void>;
+  /** Like `lstat`: does not follow a final symlink. Resolves undefined when absent. */
+  stat(path: string): Promise<FileInfo | undefined>;
+  mkdir(path: string): Promise<void>;
+  readDir(path: string): Promise<string[]>;
+  makeTempDir(prefix: string): Promise<string>;
+
+  serve(options: ServeOptions, handler: HttpHandler): Promise<HttpServer>;
+}
