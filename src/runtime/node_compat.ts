@@ -12,6 +12,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import process from "node:process";
 import { Readable, Writable } from "node:stream";
+import { fileURLToPath } from "node:url";
 import type {
   AppendFile,
   ChildProcess,
@@ -209,6 +210,16 @@ async function serve(options: ServeOptions, handler: HttpHandler): Promise<HttpS
   };
 }
 
+/** The entry script is cli.ts or cli.js beside src/; a compiled binary has none. */
+function selfCommand(): string[] {
+  const here = new URL(import.meta.url);
+  const script = fileURLToPath(new URL(/\.ts$/.test(here.pathname) ? "../../cli.ts" : "../../cli.js", here));
+  const compiled = here.protocol !== "file:" || !fs.existsSync(script) || /\$bunfs|deno-compile/.test(here.pathname);
+  if (compiled) return [process.execPath];
+  if (detectName() === "deno") return [process.execPath, "run", "-A", "--no-check", script];
+  return [process.execPath, script];
+}
+
 function detectName(): Runtime["name"] {
   const g = globalThis as Record<string, unknown>;
   if (g.Deno) return "deno";
@@ -251,6 +262,7 @@ export const nodeCompatRuntime: Runtime = {
     return () => process.off(signal, handler);
   },
   pid: () => process.pid,
+  selfCommand,
   hostname: () => os.hostname(),
   isProcessAlive(pid) {
     try {

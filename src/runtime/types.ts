@@ -87,6 +87,12 @@ export interface Runtime {
   /** Registers a handler for a signal; returns a function that removes it. */
   onSignal(signal: "SIGINT" | "SIGTERM", handler: () => void): () => void;
   pid(): number;
+  /**
+   * The command line that starts this same CLI again (for servers the CLI
+   * bundles, such as the demo pair): `deno run -A cli.ts`, `node cli.js`, or
+   * the compiled binary alone.
+   */
+  selfCommand(): string[];
   hostname(): string;
   isProcessAlive(pid: number): boolean;
 
