@@ -34,6 +34,16 @@ export interface JsonlLineStreamOptions {
 }
 
 /**
+ * A line's length without the CR of a CRLF ending, which the cap does not
+ * count. (Allowing one extra character for it regardless let an LF-ended line
+ * of cap + 1 characters through.) On a partial line, a final CR may yet be
+ * half of a CRLF, so it is given the benefit of the doubt until the line ends.
+ */
+function contentLength(line: string): number {
+  return line.endsWith("\r") ? line.length - 1 : line.length;
+}
+
+/**
  * Splits a byte stream into lines without their terminators.
  *
  * @example
@@ -75,7 +85,7 @@ export class JsonlLineStream extends TransformStream<Uint8Array, string> {
         } else {
           const line = pending + text.slice(start, newline);
           pending = "";
-          if (line.length > maxChars + 1) {
+          if (contentLength(line) > maxChars) {
             if (!overflow(controller)) return;
             lineNumber++;
           } else emit(line, controller);
@@ -85,7 +95,7 @@ export class JsonlLineStream extends TransformStream<Uint8Array, string> {
       }
       if (discarding) return;
       pending += text.slice(start);
-      if (pending.length > maxChars + 1) {
+      if (contentLength(pending) > maxChars) {
         pending = "";
         if (!overflow(controller)) return;
         discarding = true;
