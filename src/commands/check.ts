@@ -1,18 +1,69 @@
 /**
- * `mcp-cassette check`.
+ * `mcp-cassette check`: a quick health check of a server's surface.
  *
  * @module
  */
-import type { Command } from "../cli/command.ts";
-import { UsageError } from "../errors.ts";
+import type { Command, CommandInput } from "../cli/command.ts";
+import { flag, stringOption } from "../cli/command.ts";
+import { printOut } from "../cli/output.ts";
+import { UsageError, ExitCode } from "../errors.ts";
+import { splitCommandLine } from "../client/command_line.ts";
+import { assertTargetAvailable, openTransport } from "../client/target.ts";
+import type { ServerTarget } from "../client/target.ts";
+import { runCheck } from "../check/run.ts";
+import { formatCheckJson, formatCheckText } from "../check/report.ts";
 
-/** The `check` command (not built yet). */
+/** Parses a positive integer option. */
+export function positiveInt(value: string | undefined, name: string, fallback: number): number {
+  if (value === undefined) return fallback;
+  const parsed = Number(value);
+  if (!Number.isInteger(parsed) || parsed <= 0) throw new UsageError(`--${name} must be a positive integer, not "${value}"`);
+  return parsed;
+}
+
+/** Works out the server from `--stdio`, `--url` or the words after `--`. */
+export function targetFromInput(input: CommandInput, commandName: string): ServerTarget {
+  const stdio = stringOption(input.values, "stdio");
+  const url = stringOption(input.values, "url");
+  const given = [stdio !== undefined, url !== undefined, input.rest.length > 0].filter(Boolean).length;
+  if (given === 0) {
+    throw new UsageError(`${commandName} needs a server: --stdio "COMMAND LINE", --url URL, or -- COMMAND ARGS…`);
+  }
+  if (given > 1) throw new UsageError(`${commandName} takes one server: --stdio, --url or a command after --`);
+  if (url !== undefined) {
+    const target: ServerTarget = { kind: "http", url };
+    assertTargetAvailable(target, commandName);
+    return target;
+  }
+  const command = stdio !== undefined ? splitCommandLine(stdio) : input.rest;
+  if (command.length === 0) throw new UsageError(`${commandName}: the server command line is empty`);
+  return { kind: "stdio", command };
+}
+
+/** The `check` command. */
 export const command: Command = {
   name: "check",
-  summary: "(not built yet)",
-  usage: "check",
-  options: {},
-  run() {
-    return Promise.reject(new UsageError("The check command is not built yet"));
+  summary: "Check a live server: handshake, surface counts, tool schema findings",
+  usage: 'check (--stdio "COMMAND LINE" | --url URL | -- COMMAND ARGS…) [--json]',
+  description:
+    "Starts the server, runs the MCP handshake, lists its tools, resources, resource templates and " +
+    "prompts (following pagination, only for declared capabilities) and checks every tool's input and " +
+    "output JSON Schema for structural mistakes. Prints the server name and version, the protocol " +
+    "version, the counts, the findings and `result: PASS` or `FAIL` (exit 1 when any finding is an " +
+    "error). The report holds no timings, so a live run and a run against a replay print the same.",
+  takesRest: true,
+  options: {
+    stdio: { type: "string", valueName: "COMMAND", description: "Server command line, split like a shell would" },
+    url: { type: "string", valueName: "URL", description: "Server URL (Streamable HTTP)" },
+    json: { type: "boolean", description: "Print the report as JSON" },
+    "timeout-ms": { type: "string", valueName: "MS", description: "Time each request may take", default: "10000" },
+  },
+  async run(input) {
+    if (input.positionals.length > 0) throw new UsageError(`check takes no positional arguments (got "${input.positionals[0]}")`);
+    const target = targetFromInput(input, "check");
+    const timeoutMs = positiveInt(stringOption(input.values, "timeout-ms"), "timeout-ms", 10_000);
+    const report = await runCheck(openTransport(target, "check"), { timeoutMs });
+    await printOut(flag(input.values, "json") ? formatCheckJson(report) : formatCheckText(report));
+    return report.result === "PASS" ? ExitCode.Ok : ExitCode.Failed;
   },
 };
