@@ -1,18 +1,48 @@
 /**
- * `mcp-cassette import`.
+ * `mcp-cassette import`: converts another tool's cassette into ours.
  *
  * @module
  */
 import type { Command } from "../cli/command.ts";
-import { UsageError } from "../errors.ts";
+import { flag, stringOption } from "../cli/command.ts";
+import { printErr } from "../cli/output.ts";
+import { importForeign } from "../cassette/import.ts";
+import { CassetteWriter } from "../cassette/writer.ts";
+import type { Entry } from "../cassette/format.ts";
+import { CassetteError, ExitCode, UsageError } from "../errors.ts";
+import { runtime } from "../runtime/mod.ts";
 
-/** The `import` command (not built yet). */
+/** The `import` command. */
 export const command: Command = {
   name: "import",
-  summary: "(not built yet)",
-  usage: "import",
-  options: {},
-  run() {
-    return Promise.reject(new UsageError("The import command is not built yet"));
+  summary: "Convert a cassette from the Python or TypeScript mcp-cassette, or mcp-replay, into this format",
+  usage: "import FILE -o OUT [--force]",
+  description: "Reads a cassette written by another record/replay tool (the Python mcp-cassette's JSON, " +
+    "format_version 1-3; the TypeScript mcp-cassette's JSONL, cassetteVersion 1-2; mcp-replay's " +
+    "mcp-replay/cassette@1 JSONL) and writes the same session in this tool's format. `replay`, `lint`, " +
+    "`diff` and `inspect` also read those files directly; import makes the conversion permanent. " +
+    "docs/import.md lists what each format maps to and what it never recorded.",
+  options: {
+    output: { type: "string", short: "o", valueName: "OUT", description: "Where to write the converted cassette", multiple: false },
+    force: { type: "boolean", description: "Overwrite OUT if it exists", multiple: false },
+  },
+  async run({ values, positionals }) {
+    if (positionals.length !== 1) throw new UsageError("import takes exactly one FILE");
+    const output = stringOption(values, "output");
+    if (!output) throw new UsageError("import needs -o OUT");
+    const [input] = positionals;
+    if (!flag(values, "force") && await runtime.stat(output)) {
+      throw new CassetteError(`${output} already exists (use --force to overwrite it)`);
+    }
+    const cassette = await importForeign(input);
+    const writer = await CassetteWriter.open(output, { header: cassette.header });
+    for (const located of cassette.entries) {
+      const { line: _line, ...entry } = located;
+      writer.append(entry as Entry);
+    }
+    await writer.close();
+    const torn = cassette.torn ? ` (dropped a torn last line ${cassette.torn.line})` : "";
+    printErr(`${input}: converted ${cassette.entries.length} entries from ${cassette.importedFrom} into ${output}${torn}`);
+    return ExitCode.Ok;
   },
 };
