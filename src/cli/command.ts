@@ -19,7 +19,7 @@ export interface OptionSpec {
 }
 
 /** Parsed values: strings, booleans, or lists for `multiple` options. */
-export type OptionValues = Record<string, string | boolean | string[] | boolean[] | undefined>;
+export type OptionValues = Record<string, string | boolean | (string | boolean)[] | undefined>;
 
 /** What a command receives. */
 export interface CommandInput {

@@ -57,7 +57,9 @@ function parseCommandArgs(command: Command, args: string[]): CommandInput {
     help: { type: "boolean", short: "h" },
   };
   for (const [name, spec] of Object.entries(command.options)) {
-    options[name] = { type: spec.type, short: spec.short, multiple: spec.multiple };
+    options[name] = { type: spec.type };
+    if (spec.short) options[name].short = spec.short;
+    if (spec.multiple) options[name].multiple = true;
   }
   try {
     const parsed = parseArgs({ args: own, options, allowPositionals: true, strict: true });

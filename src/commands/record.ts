@@ -1,18 +1,67 @@
 /**
- * `mcp-cassette record`.
+ * `mcp-cassette record`: proxy a real server and write the cassette.
  *
  * @module
  */
 import type { Command } from "../cli/command.ts";
+import { flag, stringOption } from "../cli/command.ts";
+import { printErr } from "../cli/output.ts";
 import { UsageError } from "../errors.ts";
+import { recordHttp } from "../record/http.ts";
+import { recordStdio } from "../record/stdio.ts";
+import { redactorFromOptions, REDACTION_OPTIONS } from "./shared_options.ts";
 
-/** The `record` command (not built yet). */
+/** The `record` command. */
 export const command: Command = {
   name: "record",
-  summary: "(not built yet)",
-  usage: "record",
-  options: {},
-  run() {
-    return Promise.reject(new UsageError("The record command is not built yet"));
+  summary: "Record a live server session into a cassette (stdio or HTTP)",
+  usage: "record -o CASSETTE [options] -- <server command...> | record -o CASSETTE --url URL [--listen HOST:PORT]",
+  description: [
+    "Over stdio, put this command in the client's config in place of the server command: it starts",
+    "the real server, passes bytes through verbatim both ways, and writes every frame to the cassette.",
+    "Over HTTP (--url) it is a reverse proxy: it prints the URL to give the client.",
+  ].join("\n"),
+  takesRest: true,
+  options: {
+    output: { type: "string", short: "o", valueName: "CASSETTE", description: "The cassette file to write" },
+    url: { type: "string", valueName: "URL", description: "Record a Streamable HTTP or HTTP+SSE server at this URL" },
+    listen: {
+      type: "string",
+      valueName: "HOST:PORT",
+      description: "Where the HTTP recorder listens",
+      default: "127.0.0.1:0",
+    },
+    force: { type: "boolean", description: "Write through a symlinked cassette path; break a live claim" },
+    "append-window-ms": {
+      type: "string",
+      valueName: "MS",
+      description: "A relaunch of the same command within this window joins the cassette as a new session",
+      default: "10000",
+    },
+    ...REDACTION_OPTIONS,
+  },
+  async run({ values, rest }) {
+    const output = stringOption(values, "output");
+    if (!output) throw new UsageError("record needs -o CASSETTE");
+    const url = stringOption(values, "url");
+    const redactor = await redactorFromOptions(values);
+    if (url) {
+      if (rest.length > 0) throw new UsageError("record takes either --url or a server command after --, not both");
+      return await recordHttp({
+        url,
+        output,
+        listen: stringOption(values, "listen"),
+        redactor,
+        force: flag(values, "force"),
+        onListening: (address) => printErr(`mcp-cassette: recording; point the client at ${address}`),
+        log: printErr,
+      });
+    }
+    if (rest.length === 0) throw new UsageError("record needs a server command after -- (or --url URL)");
+    const window = Number(stringOption(values, "append-window-ms") ?? "10000");
+    if (!Number.isFinite(window) || window < 0) {
+      throw new UsageError(`--append-window-ms must be a number of milliseconds, not ${stringOption(values, "append-window-ms")}`);
+    }
+    return await recordStdio({ command: rest, output, redactor, force: flag(values, "force"), appendWindowMs: window });
   },
 };

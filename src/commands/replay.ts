@@ -1,18 +1,102 @@
 /**
- * `mcp-cassette replay`.
+ * `mcp-cassette replay`: serve a cassette as an MCP server.
  *
  * @module
  */
-import type { Command } from "../cli/command.ts";
-import { UsageError } from "../errors.ts";
+import type { Command, OptionValues } from "../cli/command.ts";
+import { flag, stringOption } from "../cli/command.ts";
+import { printErr } from "../cli/output.ts";
+import { loadCassette } from "../cassette/reader.ts";
+import { ExitCode, UsageError } from "../errors.ts";
+import { createFaultInjector, loadFaultOverlay, parseFaultSeed } from "../faults/mod.ts";
+import { parsePacing } from "../faults/pacing.ts";
+import { ReplayEngine } from "../replay/engine.ts";
+import type { ReplayOptions } from "../replay/engine.ts";
+import { serveHttp } from "../replay/http.ts";
+import { formatReport } from "../replay/report.ts";
+import type { ReplayReport } from "../replay/report.ts";
+import { serveStdio } from "../replay/stdio.ts";
+import { runtime } from "../runtime/mod.ts";
+import { REDACTION_OPTIONS, redactorFromOptions } from "./shared_options.ts";
 
-/** The `replay` command (not built yet). */
+/** The `replay` command. */
 export const command: Command = {
   name: "replay",
-  summary: "(not built yet)",
-  usage: "replay",
-  options: {},
-  run() {
-    return Promise.reject(new UsageError("The replay command is not built yet"));
+  summary: "Serve a cassette as an MCP server (stdio, or HTTP with --listen)",
+  usage: "replay CASSETTE [--listen HOST:PORT] [options]",
+  description: [
+    "Put this command in the client's config in place of the server. It answers from the cassette,",
+    "with no network and no server process. Misses get a JSON-RPC error naming the closest recording",
+    "and the process exits 3 at the end of the session.",
+  ].join("\n"),
+  options: {
+    listen: { type: "string", valueName: "HOST:PORT", description: "Serve Streamable HTTP here instead of stdio" },
+    strict: { type: "boolean", description: "A client answer to a server request that differs from the recording fails" },
+    "answer-timeout-ms": {
+      type: "string",
+      valueName: "MS",
+      description: "How long to wait for the client to answer a server request",
+      default: "10000",
+    },
+    faults: { type: "string", valueName: "FILE", description: "A fault overlay (JSON or JSONC)" },
+    seed: { type: "string", valueName: "N", description: "Seed for probabilistic faults (overrides the file's)" },
+    pace: { type: "string", valueName: "MODE", description: "instant, or recorded to keep the recorded gaps", default: "instant" },
+    "pace-scale": { type: "string", valueName: "N", description: "Multiply recorded gaps", default: "1" },
+    "pace-cap-ms": { type: "string", valueName: "MS", description: "Cap any one gap (0: no cap)", default: "5000" },
+    "fail-on-unplayed": { type: "boolean", description: "Exit 3 when recorded requests were never asked for" },
+    quiet: { type: "boolean", short: "q", description: "Print nothing on stderr but misses" },
+    ...REDACTION_OPTIONS,
+  },
+  async run({ values, positionals }) {
+    if (positionals.length !== 1) throw new UsageError("replay needs exactly one CASSETTE");
+    const cassette = await loadCassette(positionals[0]);
+    const quiet = flag(values, "quiet");
+    const log = quiet ? () => {} : (line: string) => printErr(`mcp-cassette: ${line}`);
+    const engine = new ReplayEngine(cassette, await replayOptions(values, log));
+    const listen = stringOption(values, "listen");
+    const report = listen
+      ? await serveHttp(engine, {
+        listen,
+        onListening: (url) => printErr(`mcp-cassette: replaying ${positionals[0]} at ${url}`),
+        log,
+      })
+      : await serveStdio(engine, { input: runtime.stdin, output: runtime.stdout, log });
+    return finishReport(report, values, quiet);
   },
 };
+
+/** Turns the flags into engine options. */
+export async function replayOptions(values: OptionValues, log: (line: string) => void): Promise<ReplayOptions> {
+  const timeout = Number(stringOption(values, "answer-timeout-ms") ?? "10000");
+  if (!Number.isFinite(timeout) || timeout <= 0) {
+    throw new UsageError(`--answer-timeout-ms must be a positive number, not ${stringOption(values, "answer-timeout-ms")}`);
+  }
+  const faultsFile = stringOption(values, "faults");
+  const seed = stringOption(values, "seed");
+  const faults = faultsFile
+    ? createFaultInjector(await loadFaultOverlay(faultsFile), seed === undefined ? {} : { seed: parseFaultSeed(seed) })
+    : undefined;
+  const redactor = await redactorFromOptions(values);
+  return {
+    strict: flag(values, "strict"),
+    answerTimeoutMs: timeout,
+    faults,
+    pacing: parsePacing({
+      pace: stringOption(values, "pace"),
+      paceScale: stringOption(values, "pace-scale"),
+      paceCapMs: stringOption(values, "pace-cap-ms"),
+    }),
+    rewriteRequest: redactor ? (message) => redactor.message(message as never, "c2s") : undefined,
+    log,
+  };
+}
+
+/** Prints the end-of-session report and picks the exit code. */
+export function finishReport(report: ReplayReport, values: OptionValues, quiet: boolean): number {
+  const lines = formatReport(report);
+  for (const line of quiet ? lines.filter((text) => text.startsWith("miss")) : lines) printErr(`mcp-cassette: ${line}`);
+  if (report.misses.length > 0) return ExitCode.ReplayMiss;
+  if (flag(values, "fail-on-unplayed") && report.unplayed.length > 0) return ExitCode.ReplayMiss;
+  if (flag(values, "strict") && (report.divergences.length > 0 || report.timeouts.length > 0)) return ExitCode.Failed;
+  return ExitCode.Ok;
+}

@@ -1,0 +1,30 @@
+/**
+ * Options several commands share, and what they turn into.
+ *
+ * @module
+ */
+import type { OptionSpec, OptionValues } from "../cli/command.ts";
+import { flag, stringList } from "../cli/command.ts";
+import type { FrameRedactor } from "../record/stdio.ts";
+
+/** The redaction flags of `record` and `replay`. */
+export const REDACTION_OPTIONS: Record<string, OptionSpec> = {
+  redact: {
+    type: "string",
+    multiple: true,
+    valueName: "RULE",
+    description: "Also redact values under keys matching a glob (key:GLOB) or at a JSON pointer (/a/b)",
+  },
+  pack: { type: "string", multiple: true, valueName: "FILE", description: "A TOML redaction rule pack" },
+  "no-detectors": { type: "boolean", description: "Turn off the free-text detectors (credential keys stay on)" },
+};
+
+/** Builds the redactor the flags describe. */
+export async function redactorFromOptions(values: OptionValues): Promise<FrameRedactor | undefined> {
+  const { createRedactor } = await import("../redact/mod.ts");
+  return await createRedactor({
+    rules: stringList(values, "redact"),
+    packs: stringList(values, "pack"),
+    detectors: !flag(values, "no-detectors"),
+  });
+}

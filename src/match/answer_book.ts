@@ -1,0 +1,85 @@
+/**
+ * The ordered answer queues replay draws from. Identical requests are
+ * answered in recorded order; when a queue runs out its last answer repeats;
+ * a request with no exact queue takes the next unused answer of its method
+ * (an inexact match) — for methods that name a target (a tool, a prompt, a
+ * resource) only an answer for the same target, since another tool's answer
+ * is never a plausible stand-in; anything else is a miss.
+ *
+ * @module
+ */
+import type { RequestKey } from "./fingerprint.ts";
+
+/** How a request was matched. */
+export type MatchKind = "exact" | "repeat" | "inexact";
+
+/** A successful lookup. */
+export interface Match<T> {
+  item: T;
+  kind: MatchKind;
+}
+
+interface Keyed {
+  key: RequestKey;
+}
+
+/** Answer queues over items that carry a {@linkcode RequestKey}. */
+export class AnswerBook<T extends Keyed> {
+  #byKey = new Map<string, T[]>();
+  #byMethod = new Map<string, T[]>();
+  #used = new Set<T>();
+  #cursor = new Map<string, number>();
+
+  constructor(readonly items: readonly T[]) {
+    for (const item of items) {
+      push(this.#byKey, item.key.key, item);
+      push(this.#byMethod, fallbackKey(item.key), item);
+    }
+  }
+
+  /** Takes the answer for `key`, or undefined on a true miss. */
+  take(key: RequestKey): Match<T> | undefined {
+    const queue = this.#byKey.get(key.key);
+    if (queue) {
+      const position = this.#cursor.get(key.key) ?? 0;
+      const fresh = queue.slice(position).find((item) => !this.#used.has(item));
+      if (fresh) {
+        this.#cursor.set(key.key, queue.indexOf(fresh) + 1);
+        this.#used.add(fresh);
+        return { item: fresh, kind: "exact" };
+      }
+      return { item: queue[queue.length - 1], kind: "repeat" };
+    }
+    const sameMethod = this.#byMethod.get(fallbackKey(key))?.find((item) => !this.#used.has(item));
+    if (sameMethod) {
+      this.#used.add(sameMethod);
+      return { item: sameMethod, kind: "inexact" };
+    }
+    return undefined;
+  }
+
+  /** True when a recorded item answers this key exactly. */
+  has(key: RequestKey): boolean {
+    return this.#byKey.has(key.key);
+  }
+
+  /** Items never taken. */
+  unused(): T[] {
+    return this.items.filter((item) => !this.#used.has(item));
+  }
+
+  /** The recorded keys, for miss diagnostics. */
+  keys(): RequestKey[] {
+    return this.items.map((item) => item.key);
+  }
+}
+
+function fallbackKey(key: RequestKey): string {
+  return key.name === undefined ? key.method : `${key.method} ${key.name}`;
+}
+
+function push<T>(map: Map<string, T[]>, key: string, item: T) {
+  const list = map.get(key);
+  if (list) list.push(item);
+  else map.set(key, [item]);
+}

@@ -1,0 +1,133 @@
+/**
+ * The stdio recorder: starts the real server and sits invisibly between it
+ * and the client. Bytes pass through verbatim in both directions; every
+ * complete line is written to the cassette before it is forwarded, so a kill
+ * at any moment leaves every forwarded frame on disk.
+ *
+ * @module
+ */
+import { makeHeader } from "../cassette/format.ts";
+import type { Direction, RedactionInfo } from "../cassette/format.ts";
+import { CassetteWriter } from "../cassette/writer.ts";
+import { ServerUnreachableError } from "../errors.ts";
+import { LineSplitter } from "../framing/lines.ts";
+import type { Json } from "../jsonrpc.ts";
+import { runtime } from "../runtime/mod.ts";
+import type { ChildProcess } from "../runtime/mod.ts";
+import { elapsed, entryForLine } from "./frames.ts";
+import { planSession } from "./session_plan.ts";
+
+/** What the recorder needs of a redactor (see src/redact/). */
+export interface FrameRedactor {
+  message(message: Json, dir: Direction): Json;
+  text(text: string, dir: Direction): string;
+  info(): RedactionInfo;
+}
+
+/** Options of {@linkcode recordStdio}. */
+export interface StdioRecordOptions {
+  /** The server command line. */
+  command: string[];
+  /** The cassette to write. */
+  output: string;
+  redactor?: FrameRedactor;
+  /** Where the client's bytes come from (default: this process's stdin). */
+  input?: ReadableStream<Uint8Array>;
+  /** Where the server's bytes go (default: this process's stdout). */
+  output_stream?: WritableStream<Uint8Array>;
+  /** Write through a symlinked cassette path. */
+  force?: boolean;
+  /** A relaunch of the same command within this many ms appends a session (default 10000). */
+  appendWindowMs?: number;
+  cwd?: string;
+  env?: Record<string, string>;
+}
+
+/**
+ * Records one stdio session; resolves with the server's exit code.
+ *
+ * @example
+ * ```ts
+ * const code = await recordStdio({ command: ["node", "server.js"], output: "s.cassette.jsonl" });
+ * ```
+ */
+export async function recordStdio(options: StdioRecordOptions): Promise<number> {
+  const plan = await planSession(options.output, options.command, options.appendWindowMs ?? 10_000);
+  const writer = await CassetteWriter.open(options.output, {
+    header: makeHeader({
+      transport: "stdio",
+      server: { command: options.command },
+      ...(options.redactor ? { redaction: options.redactor.info() } : {}),
+    }),
+    append: plan.append,
+    followSymlink: options.force,
+  });
+  let child: ChildProcess;
+  try {
+    child = runtime.spawn(options.command, { stderr: "inherit", cwd: options.cwd, env: options.env });
+  } catch (error) {
+    await writer.abandon();
+    throw new ServerUnreachableError(`Cannot start the server ${JSON.stringify(options.command.join(" "))}: ${(error as Error).message}`);
+  }
+  const start = performance.now();
+  const session = plan.session;
+  writer.append({ type: "session", t: 0, session: session ?? "default", event: "start" });
+  const record = (line: string, dir: Direction) => {
+    const entry = entryForLine(line, dir, elapsed(start), session);
+    if (options.redactor) {
+      if (entry.type === "message") entry.msg = options.redactor.message(entry.msg, dir);
+      else entry.text = options.redactor.text(entry.text, dir);
+    }
+    writer.append(entry);
+  };
+  const stopSignals = ["SIGINT", "SIGTERM"].map((signal) =>
+    runtime.onSignal(signal as "SIGINT" | "SIGTERM", () => child.kill(signal as "SIGINT" | "SIGTERM"))
+  );
+  const failedToStart = child.exited.then(() => undefined, (error: Error) => error);
+  const toServer = pump(options.input ?? runtime.stdin, child.stdin, (line) => record(line, "c2s"));
+  const toClient = pump(child.stdout, options.output_stream ?? runtime.stdout, (line) => record(line, "s2c"));
+  const startError = await Promise.race([failedToStart, toClient.then(() => undefined)]);
+  if (startError) {
+    stopSignals.forEach((stop) => stop());
+    await writer.abandon();
+    throw new ServerUnreachableError(
+      `Cannot start the server ${JSON.stringify(options.command.join(" "))}: ${startError.message}`,
+    );
+  }
+  await toClient;
+  const code = await child.exited.catch(() => 1);
+  stopSignals.forEach((stop) => stop());
+  void toServer;
+  writer.append({ type: "session", t: elapsed(start), session: session ?? "default", event: "end", exitCode: code });
+  await writer.close();
+  return code;
+}
+
+/**
+ * Copies bytes from `from` to `to` verbatim, handing each completed line to
+ * `onLine` before the chunk that completed it is forwarded.
+ */
+async function pump(
+  from: ReadableStream<Uint8Array>,
+  to: WritableStream<Uint8Array>,
+  onLine: (line: string) => void,
+): Promise<void> {
+  const splitter = new LineSplitter();
+  const writer = to.getWriter();
+  const reader = from.getReader();
+  try {
+    while (true) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      for (const line of splitter.push(value)) onLine(line);
+      await writer.write(value);
+    }
+    const last = splitter.end();
+    if (last !== undefined) onLine(last);
+  } catch {
+    // The other side went away; what was forwarded is already on disk.
+  } finally {
+    await writer.close().catch(() => {});
+    reader.releaseLock();
+  }
+}

@@ -1,0 +1,89 @@
+/**
+ * The transport-neutral replay engine. A front end (stdio, Streamable HTTP,
+ * HTTP+SSE, in-process) opens a {@linkcode ReplaySession} per client
+ * connection and feeds it what the client sends; the session answers through
+ * an {@linkcode Outlet} from the recording.
+ *
+ * @module
+ */
+import type { Cassette } from "../cassette/reader.ts";
+import type { Era } from "../cassette/format.ts";
+import type { FaultInjector } from "../faults/types.ts";
+import type { PacingOptions } from "../faults/pacing.ts";
+import type { FingerprintOptions } from "../match/fingerprint.ts";
+import { buildEpisodes } from "./episodes.ts";
+import type { Episodes, RecordedSession } from "./episodes.ts";
+import { emptyReport } from "./report.ts";
+import type { ReplayReport } from "./report.ts";
+import { ReplaySession } from "./session.ts";
+
+/** Options of a replay. */
+export interface ReplayOptions {
+  /** A divergent client answer fails the replay (and the triggering request). */
+  strict?: boolean;
+  /** How long to wait for the client to answer a server request, in ms (default 10000). */
+  answerTimeoutMs?: number;
+  faults?: FaultInjector;
+  pacing?: PacingOptions;
+  /**
+   * Applied to each live client message before matching: the client-direction
+   * redaction rules, so a scrubbed recording still matches a real secret.
+   */
+  rewriteRequest?: (message: unknown) => unknown;
+  /** Diagnostics, one line each (stderr on the CLI). */
+  log?: (line: string) => void;
+  fingerprint?: FingerprintOptions;
+}
+
+/** A cassette loaded for serving. */
+export class ReplayEngine {
+  readonly episodes: Episodes;
+  readonly report: ReplayReport = emptyReport();
+  #sessions: ReplaySession[] = [];
+  #claimed = new Set<RecordedSession>();
+
+  constructor(readonly cassette: Cassette, readonly options: ReplayOptions = {}) {
+    this.episodes = buildEpisodes(cassette, options.fingerprint);
+  }
+
+  /** The era the cassette was recorded in (absent means legacy). */
+  get era(): Era {
+    return this.cassette.header.era ?? "legacy";
+  }
+
+  /** Opens a session for a new client connection; it picks its recording at the first message. */
+  openSession(): ReplaySession {
+    const session = new ReplaySession(this, this.options);
+    this.#sessions.push(session);
+    return session;
+  }
+
+  /**
+   * Chooses the recorded session for a connection whose first client message
+   * has this key: the first unclaimed session that starts with it, else the
+   * first unclaimed one, else the first that starts with it.
+   */
+  claimRecording(firstKey: string): RecordedSession {
+    const sessions = this.episodes.sessions;
+    const startsWith = (session: RecordedSession) => session.triggers[0]?.key.key === firstKey;
+    const pick = sessions.find((s) => !this.#claimed.has(s) && startsWith(s)) ??
+      sessions.find((s) => !this.#claimed.has(s)) ??
+      sessions.find(startsWith) ??
+      sessions[0];
+    this.#claimed.add(pick);
+    return pick;
+  }
+
+  /** Closes every session and completes the report. */
+  finish(): ReplayReport {
+    for (const session of this.#sessions) session.close();
+    for (const session of this.#sessions) {
+      for (const trigger of session.unusedTriggers()) {
+        if (!trigger.isRequest) continue;
+        this.report.unplayed.push(trigger.key.name ? `${trigger.key.method} ${trigger.key.name}` : trigger.key.method);
+      }
+    }
+    if (this.options.faults) this.report.unfiredFaults.push(...this.options.faults.unfired());
+    return this.report;
+  }
+}

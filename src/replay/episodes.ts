@@ -1,0 +1,196 @@
+/**
+ * Turns a cassette's flat entry list into what replay serves: per client
+ * session, the client messages that triggered something (requests and
+ * notifications) and, for each, the server's reaction in recorded order.
+ *
+ * Attribution of a server message to a trigger: an HTTP message belongs to
+ * the exchange whose POST stream carried it; on stdio a message goes to the
+ * request whose progress token it carries, else to the only (or latest)
+ * request still waiting for its response, else to the last client message
+ * before it.
+ *
+ * @module
+ */
+import type { Entry, MessageEntry, SseFields } from "../cassette/format.ts";
+import type { Cassette } from "../cassette/reader.ts";
+import { classify, idKey } from "../jsonrpc.ts";
+import type { Json, JsonObject, JsonRpcMessage } from "../jsonrpc.ts";
+import { requestKey } from "../match/fingerprint.ts";
+import type { FingerprintOptions, RequestKey } from "../match/fingerprint.ts";
+
+/** Something the server sent while serving a trigger. */
+export type Step =
+  | { kind: "message"; msg: JsonRpcMessage; t: number; sse?: SseFields }
+  | {
+    kind: "server-request";
+    msg: JsonRpcMessage;
+    t: number;
+    sse?: SseFields;
+    /** What the client answered in the recording, if it did. */
+    answer?: { msg: JsonRpcMessage; t: number };
+  }
+  | { kind: "raw"; text: string; t: number; sse?: SseFields }
+  | { kind: "sse-event"; data: string; t: number; sse: SseFields };
+
+/** A client request or notification and what the server did about it. */
+export interface Trigger {
+  /** Position in the session, for reports. */
+  index: number;
+  /** Cassette line of the client message. */
+  line: number;
+  msg: JsonRpcMessage;
+  key: RequestKey;
+  t: number;
+  isRequest: boolean;
+  /** Server messages before the response (or, for a notification, all of them). */
+  steps: Step[];
+  /** The recorded response (result or error); undefined when never answered. */
+  response?: { msg: JsonRpcMessage; t: number; sse?: SseFields };
+  /** Server messages after the response that no later client message explains. */
+  after: Step[];
+  /** The HTTP exchange number, when recorded over HTTP. */
+  x?: number;
+  /** Set when `new_episodes` appended this trigger. */
+  appended?: boolean;
+}
+
+/** One client session of the recording. */
+export interface RecordedSession {
+  id: string;
+  triggers: Trigger[];
+  /** Server output before the first client message (a banner, a log line). */
+  opening: Step[];
+  /** Messages on the standalone GET stream, with the trigger count they followed. */
+  standalone: { afterTrigger: number; step: Step }[];
+  /** The session id the server minted over HTTP. */
+  sessionId?: string;
+}
+
+/** Everything replay needs from a cassette. */
+export interface Episodes {
+  sessions: RecordedSession[];
+}
+
+const DEFAULT_SESSION = "default";
+
+function asMessage(entry: MessageEntry): JsonRpcMessage {
+  return entry.msg as JsonRpcMessage;
+}
+
+function progressTokenOf(message: JsonRpcMessage): string | undefined {
+  const params = message.params as JsonObject | undefined;
+  const meta = params?._meta as JsonObject | undefined;
+  const token = meta?.progressToken ?? (params?.progressToken as Json | undefined);
+  return token === undefined || token === null ? undefined : JSON.stringify(token);
+}
+
+class SessionBuilder {
+  readonly session: RecordedSession;
+  #open = new Map<string, Trigger>();
+  #byExchange = new Map<number, Trigger>();
+  #serverRequests = new Map<string, Extract<Step, { kind: "server-request" }>>();
+  #last: Trigger | undefined;
+
+  constructor(id: string, private readonly options: FingerprintOptions) {
+    this.session = { id, triggers: [], opening: [], standalone: [] };
+  }
+
+  add(entry: Entry & { line?: number }): void {
+    if (entry.type === "session" && entry.event === "start" && entry.sessionId) {
+      this.session.sessionId = entry.sessionId;
+    }
+    if (entry.type === "message") {
+      if (entry.dir === "c2s") this.#client(entry);
+      else this.#server(entry);
+    } else if (entry.type === "raw" && entry.dir === "s2c") {
+      this.#place({ kind: "raw", text: entry.text, t: entry.t, sse: entry.sse }, entry);
+    } else if (entry.type === "sse-event") {
+      this.#place({ kind: "sse-event", data: entry.data, t: entry.t, sse: entry.sse }, entry);
+    }
+  }
+
+  #client(entry: MessageEntry & { line?: number }) {
+    const msg = asMessage(entry);
+    const kind = classify(msg);
+    if (kind === "response" || kind === "error") {
+      const asked = this.#serverRequests.get(idKey(msg.id));
+      if (asked && !asked.answer) asked.answer = { msg, t: entry.t };
+      return;
+    }
+    if (kind !== "request" && kind !== "notification") return;
+    const trigger: Trigger = {
+      index: this.session.triggers.length,
+      line: entry.line ?? 0,
+      msg,
+      key: requestKey(msg, this.options),
+      t: entry.t,
+      isRequest: kind === "request",
+      steps: [],
+      after: [],
+      x: entry.x,
+      appended: entry.appended,
+    };
+    this.session.triggers.push(trigger);
+    this.#last = trigger;
+    if (trigger.isRequest) this.#open.set(idKey(msg.id), trigger);
+    if (entry.x !== undefined) this.#byExchange.set(entry.x, trigger);
+  }
+
+  #server(entry: MessageEntry) {
+    const msg = asMessage(entry);
+    const kind = classify(msg);
+    if (kind === "response" || kind === "error") {
+      const trigger = this.#open.get(idKey(msg.id));
+      if (trigger) {
+        trigger.response = { msg, t: entry.t, sse: entry.sse };
+        this.#open.delete(idKey(msg.id));
+        return;
+      }
+    }
+    const step: Step = kind === "request"
+      ? { kind: "server-request", msg, t: entry.t, sse: entry.sse }
+      : { kind: "message", msg, t: entry.t, sse: entry.sse };
+    if (step.kind === "server-request") this.#serverRequests.set(idKey(msg.id), step);
+    this.#place(step, entry, progressTokenOf(msg));
+  }
+
+  #place(step: Step, entry: Entry, progressToken?: string) {
+    const stream = "sse" in entry ? entry.sse?.stream : undefined;
+    if (entry.x !== undefined && stream !== "get") {
+      const trigger = this.#byExchange.get(entry.x);
+      if (trigger) return this.#attach(trigger, step);
+    }
+    if (stream === "get") {
+      this.session.standalone.push({ afterTrigger: this.session.triggers.length, step });
+      return;
+    }
+    const open = [...this.#open.values()];
+    const byToken = progressToken
+      ? open.find((trigger) => progressTokenOf(trigger.msg) === progressToken)
+      : undefined;
+    const target = byToken ?? open.at(-1);
+    if (target) return this.#attach(target, step);
+    if (this.#last) return this.#attach(this.#last, step);
+    this.session.opening.push(step);
+  }
+
+  #attach(trigger: Trigger, step: Step) {
+    if (trigger.isRequest && trigger.response) trigger.after.push(step);
+    else trigger.steps.push(step);
+  }
+}
+
+/** Groups a cassette's entries into sessions of triggers and reactions. */
+export function buildEpisodes(cassette: Cassette, options: FingerprintOptions = {}): Episodes {
+  const builders = new Map<string, SessionBuilder>();
+  for (const entry of cassette.entries) {
+    const id = entry.session ?? DEFAULT_SESSION;
+    let builder = builders.get(id);
+    if (!builder) builders.set(id, builder = new SessionBuilder(id, options));
+    builder.add(entry);
+  }
+  const sessions = [...builders.values()].map((builder) => builder.session);
+  // A session that never said anything (a probe that connected and left) serves nobody.
+  const useful = sessions.filter((session) => session.triggers.length > 0 || session.opening.length > 0);
+  return { sessions: useful.length > 0 ? useful : sessions };
+}

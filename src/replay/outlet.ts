@@ -1,0 +1,25 @@
+/**
+ * The only thing the replay engine knows about a transport: somewhere to put
+ * messages, raw text, and faults that need the wire (a dropped connection, an
+ * HTTP status).
+ *
+ * @module
+ */
+import type { SseFields } from "../cassette/format.ts";
+import type { Fault } from "../faults/types.ts";
+import type { JsonRpcMessage } from "../jsonrpc.ts";
+
+/** Where a replay session sends what it serves. */
+export interface Outlet {
+  /** Sends one message; `sse` carries the recorded event framing, when there was one. */
+  send(message: JsonRpcMessage, sse?: SseFields): Promise<void>;
+  /** Sends non-JSON-RPC text exactly as recorded (or a deliberately broken frame). */
+  raw(text: string, sse?: SseFields): Promise<void>;
+  /** An SSE event without a JSON-RPC payload (a priming event). */
+  event?(data: string, sse: SseFields): Promise<void>;
+  /**
+   * A fault only the transport can carry out: `disconnect`, `http-status`,
+   * `sse-drop`. Resolves true when the request's processing should stop.
+   */
+  fault(fault: Fault): Promise<boolean>;
+}

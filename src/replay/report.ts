@@ -1,0 +1,77 @@
+/**
+ * What a replay saw, gathered across its sessions and printed at the end.
+ *
+ * @module
+ */
+import type { MissReport } from "../errors.ts";
+
+/** A client answer to a server request that differed from the recording. */
+export interface Divergence {
+  method: string;
+  path: string;
+  before: unknown;
+  after: unknown;
+}
+
+/** A server→client message and what became of it. */
+export interface ServerInitiated {
+  method: string;
+  delivered: boolean;
+  /** `as-recorded`, `divergent`, `timeout`, `not-asked` (a notification) or `cancelled`. */
+  outcome: "as-recorded" | "divergent" | "timeout" | "notification" | "cancelled";
+}
+
+/** The end-of-session report. */
+export interface ReplayReport {
+  misses: MissReport[];
+  /** Requests answered by repeating an exhausted queue's last answer. */
+  repeats: string[];
+  /** Requests answered by the next unused answer of the same method. */
+  inexact: string[];
+  /** Recorded requests no client asked for. */
+  unplayed: string[];
+  divergences: Divergence[];
+  timeouts: string[];
+  /** Messages that made no sense (an answer to a question never asked). */
+  strays: string[];
+  serverInitiated: ServerInitiated[];
+  unfiredFaults: string[];
+}
+
+/** An empty report. */
+export function emptyReport(): ReplayReport {
+  return {
+    misses: [],
+    repeats: [],
+    inexact: [],
+    unplayed: [],
+    divergences: [],
+    timeouts: [],
+    strays: [],
+    serverInitiated: [],
+    unfiredFaults: [],
+  };
+}
+
+function short(value: unknown): string {
+  const text = JSON.stringify(value) ?? "undefined";
+  return text.length > 60 ? `${text.slice(0, 57)}...` : text;
+}
+
+/** Formats the report as lines for stderr; empty when there is nothing to say. */
+export function formatReport(report: ReplayReport): string[] {
+  const lines: string[] = [];
+  for (const miss of report.misses) lines.push(`miss: ${miss.message}`);
+  for (const text of report.repeats) lines.push(`repeated last answer: ${text}`);
+  for (const text of report.inexact) lines.push(`inexact match: ${text}`);
+  for (const d of report.divergences) {
+    lines.push(`divergent client answer to ${d.method} at ${d.path}: recorded ${short(d.before)}, got ${short(d.after)}`);
+  }
+  for (const text of report.timeouts) lines.push(`timeout: ${text}`);
+  for (const text of report.strays) lines.push(`ignored: ${text}`);
+  for (const text of report.unfiredFaults) lines.push(`fault never fired: ${text}`);
+  if (report.unplayed.length > 0) {
+    lines.push(`recorded but never asked for (${report.unplayed.length}): ${report.unplayed.join(", ")}`);
+  }
+  return lines;
+}

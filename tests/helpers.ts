@@ -1,0 +1,64 @@
+/**
+ * Shared by the end-to-end tests: where things are, and how to run a
+ * command to completion.
+ */
+import { spawn } from "node:child_process";
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import process from "node:process";
+import { fileURLToPath } from "node:url";
+
+/** The repository root. */
+export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+/** The Deno binary from node_modules. */
+export const DENO = path.join(ROOT, "node_modules", ".bin", "deno");
+/** The CLI as a command line prefix. */
+export const CLI = [DENO, "run", "-A", "--no-check", path.join(ROOT, "cli.ts")];
+/** The reference server over stdio. */
+export const EVERYTHING = [
+  process.execPath.includes("deno") || process.execPath.includes("bun") ? "node" : process.execPath,
+  path.join(ROOT, "node_modules/@modelcontextprotocol/server-everything/dist/index.js"),
+  "stdio",
+];
+/** The SDK v1 client session script. */
+export const SDK_SESSION = [DENO, "run", "-A", "--no-check", path.join(ROOT, "tests/fixtures/sdk_session.ts")];
+
+/** A fresh temporary directory. */
+export function tempDir(prefix = "mcp-cassette-test-"): string {
+  return mkdtempSync(path.join(tmpdir(), prefix));
+}
+
+/** What a finished command left. */
+export interface RunResult {
+  code: number | null;
+  signal: string | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs a command to completion (killed after `timeoutMs`). */
+export function run(
+  command: readonly string[],
+  options: { input?: string; cwd?: string; env?: Record<string, string>; timeoutMs?: number } = {},
+): Promise<RunResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command[0], command.slice(1), {
+      cwd: options.cwd ?? ROOT,
+      env: { ...process.env, NO_COLOR: "1", ...options.env },
+      stdio: ["pipe", "pipe", "pipe"],
+    });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.setEncoding("utf8").on("data", (chunk) => (stdout += chunk));
+    child.stderr.setEncoding("utf8").on("data", (chunk) => (stderr += chunk));
+    const timer = setTimeout(() => child.kill("SIGKILL"), options.timeoutMs ?? 60_000);
+    child.on("error", reject);
+    child.on("close", (code, signal) => {
+      clearTimeout(timer);
+      resolve({ code, signal, stdout, stderr });
+    });
+    child.stdin.on("error", () => {});
+    child.stdin.end(options.input ?? "");
+  });
+}
