@@ -90,6 +90,7 @@ export class McpConnection {
   #pending = new Map<string, Pending>();
   #nextId = 1;
   #ended = false;
+  #framesReceived = 0;
   #endReason = "";
   #options: ConnectionOptions;
   /** Resolves when the server's message stream has ended. */
@@ -103,6 +104,11 @@ export class McpConnection {
     transport.closed.catch((error: Error) => this.#fail(error));
   }
 
+  /** How many frames the server has sent so far. */
+  get framesReceived(): number {
+    return this.#framesReceived;
+  }
+
   /** True once the server is gone. */
   get isEnded(): boolean {
     return this.#ended;
@@ -112,7 +118,7 @@ export class McpConnection {
    * Sends a request and resolves with the whole response message (a result
    * or an error). Rejects on timeout or when the server goes away.
    */
-  call(method: string, params?: JsonObject, options: RequestOptions = {}): Promise<JsonRpcMessage> {
+  call(method: string, params?: JsonObject | Json[], options: RequestOptions = {}): Promise<JsonRpcMessage> {
     const id = this.#nextId++;
     const message: JsonRpcMessage = { jsonrpc: "2.0", id, method };
     if (params !== undefined) message.params = params;
@@ -170,6 +176,7 @@ export class McpConnection {
   async #readLoop(): Promise<void> {
     try {
       for await (const frame of this.transport.messages) {
+        this.#framesReceived++;
         this.#options.observe?.("s2c", frame);
         if (!isRawFrame(frame)) this.#dispatch(frame as JsonRpcMessage);
       }

@@ -1,18 +1,47 @@
 /**
- * `mcp-cassette demo`.
+ * `mcp-cassette demo`: thirty seconds that show what verify is for.
  *
  * @module
  */
 import type { Command } from "../cli/command.ts";
-import { UsageError } from "../errors.ts";
+import { flag, stringOption } from "../cli/command.ts";
+import { printOut } from "../cli/output.ts";
+import { ExitCode, UsageError } from "../errors.ts";
+import { runtime } from "../runtime/mod.ts";
+import { runDemo } from "../demo/run.ts";
+import { DEMO_VARIANTS, serveDemo } from "../demo/servers.ts";
+import type { DemoVariant } from "../demo/servers.ts";
 
-/** The `demo` command (not built yet). */
+/** The `demo` command. */
 export const command: Command = {
   name: "demo",
-  summary: "(not built yet)",
-  usage: "demo",
-  options: {},
-  run() {
-    return Promise.reject(new UsageError("The demo command is not built yet"));
+  summary: "Record a bundled server, then catch its regressed twin with verify",
+  usage: "demo [--out DIR]",
+  description:
+    "Records a short session against a bundled sample server, then verifies the recording against " +
+    "the same server (grade A) and against a regressed twin whose tools/list is identical but whose " +
+    "answers drifted: a number changed and a JSON field was renamed. Exits 0 when verify caught both.",
+  options: {
+    out: { type: "string", valueName: "DIR", description: "Keep the demo cassette in DIR (default: a temp dir)" },
+    color: { type: "boolean", description: "Colour the reports (NO_COLOR still wins)" },
+    serve: {
+      type: "string",
+      valueName: "VARIANT",
+      description: "Internal: serve the healthy or regressed demo server on stdio",
+    },
+  },
+  async run(input) {
+    const serve = stringOption(input.values, "serve");
+    if (serve !== undefined) {
+      if (!(DEMO_VARIANTS as readonly string[]).includes(serve)) {
+        throw new UsageError(`--serve must be one of ${DEMO_VARIANTS.join(", ")}, not "${serve}"`);
+      }
+      await serveDemo(serve as DemoVariant);
+      return ExitCode.Ok;
+    }
+    const color = flag(input.values, "color") && runtime.env("NO_COLOR") === undefined;
+    const outcome = await runDemo({ outDir: stringOption(input.values, "out"), color });
+    await printOut(outcome.text);
+    return outcome.asExpected ? ExitCode.Ok : ExitCode.Failed;
   },
 };

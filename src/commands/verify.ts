@@ -1,18 +1,167 @@
 /**
- * `mcp-cassette verify`.
+ * `mcp-cassette verify`: replay a cassette's client traffic against a new
+ * build of the server and grade how its answers moved.
  *
  * @module
  */
-import type { Command } from "../cli/command.ts";
-import { UsageError } from "../errors.ts";
+import type { Command, CommandInput } from "../cli/command.ts";
+import { flag, stringList, stringOption } from "../cli/command.ts";
+import { printOut } from "../cli/output.ts";
+import { ExitCode, UsageError } from "../errors.ts";
+import { runtime } from "../runtime/mod.ts";
+import { loadCassette } from "../cassette/reader.ts";
+import { describeTarget } from "../client/target.ts";
+import type { ServerTarget } from "../client/target.ts";
+import { GRADE_LETTERS, meetsGrade } from "../verify/grade.ts";
+import type { GradeLetter } from "../verify/grade.ts";
+import { buildPlan } from "../verify/plan.ts";
+import type { VerifyPlan } from "../verify/plan.ts";
+import { compileIgnorePaths } from "../verify/normalize.ts";
+import { formatBadge, formatJson, formatJunit, formatMarkdown, formatText } from "../verify/report.ts";
+import type { VerifyReport } from "../verify/run.ts";
+import { verifyCassette } from "../verify/mod.ts";
+import { positiveInt, targetFromInput } from "./check.ts";
 
-/** The `verify` command (not built yet). */
+function parseGrade(value: string | undefined): GradeLetter | undefined {
+  if (value === undefined) return undefined;
+  const letter = value.toUpperCase();
+  if (!(GRADE_LETTERS as readonly string[]).includes(letter)) {
+    throw new UsageError(`--min-grade must be one of ${GRADE_LETTERS.join(", ")}, not "${value}"`);
+  }
+  return letter as GradeLetter;
+}
+
+/** The dry-run listing: what would be sent, and what would be skipped. */
+export function formatDryRun(cassette: string, plan: VerifyPlan): string {
+  const lines = [`verify ${cassette}: dry run, no server started`];
+  let sent = 0;
+  let skipped = 0;
+  for (const session of plan.sessions) {
+    if (plan.sessions.length > 1) lines.push(`  session ${session.session ?? "(default)"}: a fresh server`);
+    for (const step of session.steps) {
+      if (step.kind === "notification") {
+        lines.push(`  notify ${step.message.method}`);
+        continue;
+      }
+      const name = `#${step.index} ${step.method}${step.target !== undefined ? ` ${step.target}` : ""}`;
+      if (step.skip) {
+        skipped++;
+        lines.push(`  skip   ${name}  (${step.skip})`);
+      } else {
+        sent++;
+        lines.push(`  send   ${name}`);
+      }
+    }
+  }
+  lines.push(`${sent} request(s) would be sent, ${skipped} skipped`);
+  return lines.join("\n") + "\n";
+}
+
+function dryRunJson(plan: VerifyPlan): string {
+  const steps = plan.sessions.flatMap((session) =>
+    session.steps.map((step) =>
+      step.kind === "notification"
+        ? { session: session.session ?? null, notification: step.message.method }
+        : {
+          session: session.session ?? null,
+          index: step.index,
+          method: step.method,
+          target: step.target ?? null,
+          action: step.skip ? "skip" : "send",
+          ...(step.skip ? { reason: step.skip } : {}),
+        }
+    )
+  );
+  return JSON.stringify({ dryRun: true, steps }, null, 2) + "\n";
+}
+
+function optionalTarget(input: CommandInput): ServerTarget | undefined {
+  const given = stringOption(input.values, "stdio") !== undefined || stringOption(input.values, "url") !== undefined ||
+    input.rest.length > 0;
+  return given ? targetFromInput(input, "verify") : undefined;
+}
+
+async function writeReports(input: CommandInput, report: VerifyReport): Promise<void> {
+  const junit = stringOption(input.values, "junit");
+  const badge = stringOption(input.values, "badge");
+  if (junit !== undefined) await runtime.writeTextFile(junit, formatJunit(report));
+  if (badge !== undefined) await runtime.writeTextFile(badge, formatBadge(report));
+  if (flag(input.values, "json")) await printOut(formatJson(report));
+  else if (flag(input.values, "markdown")) await printOut(formatMarkdown(report));
+  else {
+    const color = flag(input.values, "color") && runtime.env("NO_COLOR") === undefined;
+    await printOut(formatText(report, { color }));
+  }
+}
+
+/** The `verify` command. */
 export const command: Command = {
   name: "verify",
-  summary: "(not built yet)",
-  usage: "verify",
-  options: {},
-  run() {
-    return Promise.reject(new UsageError("The verify command is not built yet"));
+  summary: "Re-send a cassette to a new server build, grade the regressions",
+  usage: "verify CASSETTE (-- COMMAND ARGS… | --stdio \"COMMAND LINE\" | --url URL) [options]",
+  description:
+    "Re-sends the recorded client requests and notifications of CASSETTE to a live server, answers " +
+    "the server's own requests (sampling, elicitation, roots, ping) from the recording, and compares " +
+    "every answer with the recorded one. Each exchange passes or fails with a regression kind: " +
+    "missing-response, error-status-change, structure-change, ordering-change, value-change. " +
+    "Timestamps, UUIDs, _meta, ttlMs and session ids are masked; JSON inside a tool's text content is " +
+    "compared structurally. The run is graded 0-100 (A-F) over responsiveness 25 %, match rate 45 %, " +
+    "error parity 20 % and structural stability 10 %; any missing response caps the grade at D. " +
+    "Exit 1 when a gate (--min-grade, --fail-on-regression) is not met. See docs/verify.md.",
+  takesRest: true,
+  options: {
+    stdio: { type: "string", valueName: "COMMAND", description: "Server command line, split like a shell would" },
+    url: { type: "string", valueName: "URL", description: "Server URL (Streamable HTTP)" },
+    "timeout-ms": { type: "string", valueName: "MS", description: "Time each request may take", default: "10000" },
+    "ignore-path": {
+      type: "string",
+      multiple: true,
+      valueName: "PATH",
+      description: "Leave a response path out of the comparison; [] matches any index (result.content[].text)",
+    },
+    "allow-reorder": { type: "boolean", description: "A list with the same members in another order still matches" },
+    "allow-destructive": { type: "boolean", description: "Also re-send calls to tools annotated destructiveHint: true" },
+    "dry-run": { type: "boolean", description: "List what would be sent, without starting the server" },
+    update: { type: "boolean", description: "Write the live session over CASSETTE as a fresh recording" },
+    "min-grade": { type: "string", valueName: "LETTER", description: "Exit 1 below this grade (A-F)" },
+    "fail-on-regression": { type: "boolean", description: "Exit 1 when any exchange fails" },
+    json: { type: "boolean", description: "Print the report as JSON" },
+    markdown: { type: "boolean", description: "Print the report as Markdown" },
+    junit: { type: "string", valueName: "FILE", description: "Also write a JUnit XML report" },
+    badge: { type: "string", valueName: "FILE", description: "Also write a shields.io endpoint badge JSON" },
+    color: { type: "boolean", description: "Colour the console report (NO_COLOR still wins)" },
+  },
+  async run(input) {
+    if (input.positionals.length !== 1) {
+      throw new UsageError(`verify takes one cassette, got ${input.positionals.length} positional argument(s)`);
+    }
+    const [cassettePath] = input.positionals;
+    const minGrade = parseGrade(stringOption(input.values, "min-grade"));
+    const timeoutMs = positiveInt(stringOption(input.values, "timeout-ms"), "timeout-ms", 10_000);
+    const ignorePaths = stringList(input.values, "ignore-path");
+    compileIgnorePaths(ignorePaths);
+    const allowDestructive = flag(input.values, "allow-destructive");
+    if (flag(input.values, "dry-run")) {
+      optionalTarget(input);
+      const plan = buildPlan(await loadCassette(cassettePath), { allowDestructive });
+      await printOut(flag(input.values, "json") ? dryRunJson(plan) : formatDryRun(cassettePath, plan));
+      return ExitCode.Ok;
+    }
+    const target = optionalTarget(input);
+    if (!target) throw new UsageError(`verify needs a server: -- COMMAND ARGS…, --stdio "COMMAND LINE" or --url URL`);
+    const report = await verifyCassette({
+      cassette: cassettePath,
+      target,
+      timeoutMs,
+      ignorePaths,
+      allowReorder: flag(input.values, "allow-reorder"),
+      allowDestructive,
+      updatePath: flag(input.values, "update") ? cassettePath : undefined,
+      serverName: describeTarget(target),
+    });
+    await writeReports(input, report);
+    const gradeMissed = minGrade !== undefined && !meetsGrade(report.grade.letter, minGrade);
+    const regressed = flag(input.values, "fail-on-regression") && report.failed > 0;
+    return gradeMissed || regressed ? ExitCode.Failed : ExitCode.Ok;
   },
 };

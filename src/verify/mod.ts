@@ -1,0 +1,68 @@
+/**
+ * `verify`: re-send a cassette's client traffic to a live server, compare
+ * every answer with the recording, grade the result.
+ *
+ * @example
+ * ```ts
+ * import { verifyCassette, formatText } from "./mod.ts";
+ * const report = await verifyCassette({
+ *   cassette: "session.cassette.jsonl",
+ *   target: { kind: "stdio", command: ["node", "server.js"] },
+ * });
+ * console.log(formatText(report));
+ * ```
+ *
+ * @module
+ */
+import { loadCassette } from "../cassette/reader.ts";
+import type { Entry } from "../cassette/format.ts";
+import { describeTarget, openTransport } from "../client/target.ts";
+import type { ServerTarget } from "../client/target.ts";
+import { DEFAULT_REQUEST_TIMEOUT_MS } from "../client/connection.ts";
+import { buildPlan } from "./plan.ts";
+import { compileIgnorePaths } from "./normalize.ts";
+import { runVerify } from "./run.ts";
+import type { VerifyReport } from "./run.ts";
+import { headerFor, writeCassette } from "./update.ts";
+
+export * from "./plan.ts";
+export * from "./normalize.ts";
+export * from "./compare.ts";
+export * from "./grade.ts";
+export * from "./run.ts";
+export * from "./report.ts";
+export * from "./update.ts";
+
+/** Options for {@linkcode verifyCassette}. */
+export interface VerifyOptions {
+  cassette: string;
+  target: ServerTarget;
+  timeoutMs?: number;
+  ignorePaths?: string[];
+  allowReorder?: boolean;
+  allowDestructive?: boolean;
+  /** Write the live session as the new cassette at this path. */
+  updatePath?: string;
+  /** Name of the server in reports (default: its command line or URL). */
+  serverName?: string;
+}
+
+/** Loads, plans, runs and grades; optionally writes the fresh cassette. */
+export async function verifyCassette(options: VerifyOptions): Promise<VerifyReport> {
+  const cassette = await loadCassette(options.cassette);
+  const plan = buildPlan(cassette, { allowDestructive: options.allowDestructive });
+  const entries: Entry[] = [];
+  const report = await runVerify(plan, {
+    cassettePath: options.cassette,
+    serverName: options.serverName ?? describeTarget(options.target),
+    open: () => openTransport(options.target, "verify"),
+    timeoutMs: options.timeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS,
+    ignore: compileIgnorePaths(options.ignorePaths ?? []),
+    allowReorder: options.allowReorder ?? false,
+    onEntry: options.updatePath !== undefined ? (entry) => entries.push(entry) : undefined,
+  });
+  if (options.updatePath !== undefined) {
+    await writeCassette(options.updatePath, headerFor(options.target, entries), entries);
+  }
+  return report;
+}

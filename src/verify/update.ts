@@ -1,0 +1,45 @@
+/**
+ * `verify --update`: the live frames of a verify run become the new
+ * cassette, written aside and renamed over the old one when complete.
+ *
+ * @module
+ */
+import { CassetteWriter } from "../cassette/writer.ts";
+import { makeHeader } from "../cassette/format.ts";
+import type { CassetteHeader, Entry } from "../cassette/format.ts";
+import type { JsonObject } from "../jsonrpc.ts";
+import type { ServerTarget } from "../client/target.ts";
+
+function isObject(value: unknown): value is JsonObject {
+  return value !== null && typeof value === "object" && !Array.isArray(value);
+}
+
+/** Builds a header for entries recorded from `target`, reading the handshake out of them. */
+export function headerFor(target: ServerTarget, entries: readonly Entry[]): CassetteHeader {
+  const server: CassetteHeader["server"] = target.kind === "stdio" ? { command: target.command } : { url: target.url };
+  let protocolVersion: string | undefined;
+  for (const entry of entries) {
+    if (entry.type !== "message" || entry.dir !== "s2c" || !isObject(entry.msg)) continue;
+    const result = entry.msg.result;
+    if (!isObject(result) || typeof result.protocolVersion !== "string") continue;
+    protocolVersion = result.protocolVersion;
+    if (isObject(result.serverInfo)) {
+      if (typeof result.serverInfo.name === "string") server.name = result.serverInfo.name;
+      if (typeof result.serverInfo.version === "string") server.version = result.serverInfo.version;
+    }
+    break;
+  }
+  return makeHeader({ transport: target.kind === "stdio" ? "stdio" : "http", protocolVersion, server });
+}
+
+/** Writes `entries` as a fresh cassette at `path`. */
+export async function writeCassette(path: string, header: CassetteHeader, entries: readonly Entry[]): Promise<void> {
+  const writer = await CassetteWriter.open(path, { aside: true, header });
+  try {
+    for (const entry of entries) writer.append(entry);
+  } catch (error) {
+    await writer.abandon();
+    throw error;
+  }
+  await writer.close();
+}
