@@ -46,9 +46,21 @@ export class ReplayEngine {
     this.episodes = buildEpisodes(cassette, options.fingerprint);
   }
 
-  /** The era the cassette was recorded in (absent means legacy). */
+  /**
+   * The era the cassette was recorded in. A header without one means legacy,
+   * except on stdio, where the header is written before the first exchange:
+   * there a recording whose first answered request is `server/discover` is
+   * modern.
+   */
   get era(): Era {
-    return this.cassette.header.era ?? "legacy";
+    if (this.cassette.header.era) return this.cassette.header.era;
+    if (this.cassette.header.transport !== "stdio") return "legacy";
+    for (const session of this.episodes.sessions) {
+      const answered = session.triggers.find((trigger) => trigger.response && !("error" in trigger.response.msg));
+      if (answered?.key.method === "server/discover") return "modern";
+      if (answered?.key.method === "initialize") return "legacy";
+    }
+    return "legacy";
   }
 
   /** Opens a session for a new client connection; it picks its recording at the first message. */

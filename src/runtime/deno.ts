@@ -35,5 +35,5 @@ export function denoRuntime(base: Runtime): Runtime {
     get stderr() {
       return stderr ??= deno.stderr.writable;
     },
-  }, rest) as Runtime;
+  }, rest) as unknown as Runtime;
 }

@@ -212,7 +212,7 @@ async function serve(options: ServeOptions, handler: HttpHandler): Promise<HttpS
 
 /** The entry script is cli.ts or cli.js beside src/; a compiled binary has none. */
 function selfCommand(): string[] {
-  const here = new URL(import.meta.url);
+  const here = new URL((import.meta as unknown as { url: string }).url);
   const script = fileURLToPath(new URL(/\.ts$/.test(here.pathname) ? "../../cli.ts" : "../../cli.js", here));
   const compiled = here.protocol !== "file:" || !fs.existsSync(script) || /\$bunfs|deno-compile/.test(here.pathname);
   if (compiled) return [process.execPath];
