@@ -186,7 +186,9 @@ export function checkToolSchema(schema: Json | undefined, path: string): SchemaF
     findings.push({
       severity: "error",
       path: path + ".type",
-      message: `must be "object" (MCP tool schemas describe an arguments object), not ${JSON.stringify(schema.type ?? null)}`,
+      message: `must be "object" (MCP tool schemas describe ${
+        path === "outputSchema" ? "a structured result" : "an arguments"
+      } object), not ${JSON.stringify(schema.type ?? null)}`,
     });
   }
   checkSchema(schema, path, findings, 0);

@@ -8,6 +8,7 @@
  */
 import type { Entry } from "../cassette/format.ts";
 import { McpConnection } from "../client/connection.ts";
+import type { ServerRequestHandler } from "../client/connection.ts";
 import { initialize } from "../client/session.ts";
 import { StdioClientTransport } from "../client/stdio.ts";
 import { CassetteError } from "../errors.ts";
@@ -28,6 +29,8 @@ export function toolCall(name: string, args: JsonObject = {}): ScriptedCall {
 /** Options for {@linkcode recordScript}. */
 export interface RecordScriptOptions {
   timeoutMs?: number;
+  /** Answers the server's own requests (sampling, elicitation, roots); default: ping only. */
+  onServerRequest?: ServerRequestHandler;
 }
 
 /**
@@ -44,6 +47,7 @@ export async function recordScript(
   const start = performance.now();
   const connection = new McpConnection(new StdioClientTransport(command), {
     timeoutMs: options.timeoutMs ?? 10_000,
+    onServerRequest: options.onServerRequest,
     observe(dir, frame) {
       const t = Math.round(performance.now() - start);
       if (frame !== null && typeof frame === "object" && !Array.isArray(frame) && typeof frame.raw === "string" &&

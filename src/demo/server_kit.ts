@@ -83,6 +83,7 @@ export async function serveStdio(spec: ServerSpec): Promise<void> {
       await send({ jsonrpc: "2.0", id: message.id, error: { code: fault.code, message: fault.message, ...(fault.data !== undefined ? { data: fault.data } : {}) } });
     }
   };
+  const inFlight = new Set<Promise<void>>();
   for await (const line of runtime.stdin.pipeThrough(new JsonlLineStream())) {
     if (line.trim() === "") continue;
     let message: JsonRpcMessage;
@@ -93,13 +94,22 @@ export async function serveStdio(spec: ServerSpec): Promise<void> {
       continue;
     }
     const kind = classify(message);
-    if (kind === "request") await handle(message as JsonRpcMessage & { id: JsonRpcId; method: string });
+    // Not awaited: a tool waiting on a request to the client must not stop reading its answer.
+    if (kind === "request") {
+      const work = handle(message as JsonRpcMessage & { id: JsonRpcId; method: string });
+      inFlight.add(work);
+      work.finally(() => inFlight.delete(work));
+    }
     else if (kind === "response" || kind === "error") {
       const resolve = waiting.get(message.id as JsonRpcId);
       waiting.delete(message.id as JsonRpcId);
       resolve?.(message);
     }
   }
+  // Answer what was asked before stdin closed, unless it waits on the client.
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  await Promise.race([Promise.all(inFlight), new Promise((resolve) => (timer = setTimeout(resolve, 1000)))]);
+  clearTimeout(timer);
   await chain;
 }
 
