@@ -24,11 +24,13 @@ export interface CliResult {
 }
 
 /** Runs `deno run -A --no-check cli.ts ...args` and collects its output. */
-export function cli(args: string[], env: Record<string, string> = {}): Promise<CliResult> {
+export function cli(args: string[], env: Record<string, string | undefined> = {}): Promise<CliResult> {
+  const childEnv: Record<string, string | undefined> = { ...process.env, NO_COLOR: "1", ...env };
+  for (const key of Object.keys(childEnv)) if (childEnv[key] === undefined) delete childEnv[key];
   return new Promise((resolve, reject) => {
     const child = spawn("deno", ["run", "-A", "--no-check", join(ROOT, "cli.ts"), ...args], {
       cwd: ROOT,
-      env: { ...process.env, NO_COLOR: "1", ...env },
+      env: childEnv as Record<string, string>,
       stdio: ["ignore", "pipe", "pipe"],
     });
     let stdout = "";
