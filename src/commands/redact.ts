@@ -32,7 +32,9 @@ function withoutLine(entry: LocatedEntry): Entry {
 async function scan(path: string, redactor: Redactor): Promise<number> {
   const cassette = await loadCassette(path);
   const lines: string[] = [];
-  for (const finding of headerLineFindings(redactor, cassette.header)) lines.push(`${path}:1 ${finding.path} ${finding.rule}`);
+  for (const finding of headerLineFindings(redactor, cassette.header)) {
+    lines.push(`${path}:1 ${finding.path} ${finding.rule}`);
+  }
   for (const entry of cassette.entries) {
     for (const finding of entryFindings(redactor, withoutLine(entry))) {
       lines.push(`${path}:${entry.line} ${finding.path} ${finding.rule}`);
@@ -47,7 +49,9 @@ async function scan(path: string, redactor: Redactor): Promise<number> {
 async function scrub(path: string, redactor: Redactor): Promise<number> {
   const cassette = await loadCassette(path);
   if (cassette.importedFrom) {
-    throw new UsageError(`${path} is a ${cassette.importedFrom} file: convert it with \`mcp-cassette import\` first`);
+    throw new UsageError(
+      `${path} is a ${cassette.importedFrom} file: convert it with \`mcp-cassette import\` first`,
+    );
   }
   const info = mergeRedactionInfo(cassette.header.redaction, redactor.info());
   const header = redactHeader(redactor, cassette.header, info);
@@ -69,7 +73,11 @@ async function scrub(path: string, redactor: Redactor): Promise<number> {
     throw error;
   }
   await writer.close();
-  if (cassette.torn) printErr(`${path}:${cassette.torn.line}: dropped the torn last line (it may have held a secret)`);
+  if (cassette.torn) {
+    printErr(
+      `${path}:${cassette.torn.line}: dropped the torn last line (it may have held a secret)`,
+    );
+  }
   await printOut(
     `Scrubbed ${path}: ${values} value(s) redacted in ${changed} of ${cassette.entries.length} entries (${info.rules.length} rules)\n`,
   );
@@ -99,7 +107,10 @@ export const command: Command = {
     },
     pack: { type: "string", multiple: true, valueName: "FILE", description: "A TOML rule pack" },
     "no-detectors": { type: "boolean", description: "Turn off the free-text detectors" },
-    scan: { type: "boolean", description: "Report what would be redacted (exit 4 if anything) without writing" },
+    scan: {
+      type: "boolean",
+      description: "Report what would be redacted (exit 4 if anything) without writing",
+    },
   },
   async run(input: CommandInput): Promise<number> {
     if (input.positionals.length !== 1) throw new UsageError("redact takes exactly one CASSETTE");

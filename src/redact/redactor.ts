@@ -1,0 +1,381 @@
+/**
+ * The redactor: applies rules to JSON-RPC messages, raw lines, HTTP headers
+ * and URLs, and reports what it would change.
+ *
+ * Guarantees:
+ * - protocol fields are never changed: the envelope's `jsonrpc`, `id` and
+ *   `method`, and anything under a protocol key (./keys.ts), whatever the rules;
+ * - idempotence: rules skip placeholders, and each string is scrubbed to a
+ *   fixed point, so redacting twice equals redacting once;
+ * - determinism: the same input, rules and key give the same output, which
+ *   lets replay re-apply the client-direction rules to live requests.
+ *
+ * @module
+ */
+import type { Direction, RedactionInfo } from "../cassette/format.ts";
+import type { Json, JsonObject } from "../jsonrpc.ts";
+import type { Span } from "./detectors.ts";
+import { looksLikeBase64 } from "./detectors.ts";
+import { isCredentialHeader, isProtocolHeader, isProtocolKey } from "./keys.ts";
+import type { RulePack } from "./pack.ts";
+import { DEFAULT_KEY_RULE, EMBEDDED_JSON_KEY_RULE, RAW_KEY_RULE } from "./rules.ts";
+import type { KeyRule, PointerRule, Rule, TextRule } from "./rules.ts";
+import { applyStrategy, isPlaceholder, maskedExcerpt, PLACEHOLDER_SOURCE } from "./strategy.ts";
+
+/** One thing a rule would redact. */
+export interface Finding {
+  /** The rule's id, e.g. `detector:email`, `keys:default`, `pack:acme/customer-id`. */
+  rule: string;
+  /** JSON pointer to the value within what was scanned (`""` for the whole string). */
+  path: string;
+  /** A masked hint of the secret: never the secret itself. */
+  excerpt: string;
+}
+
+/** Redacts values on their way to disk; see {@linkcode createRedactor}. */
+export interface Redactor {
+  /** A redacted copy of a JSON-RPC message (or batch); the same object when nothing changed. */
+  message(msg: Json, dir: Direction): Json;
+  /** A redacted raw (non-JSON) line. */
+  text(text: string, dir: Direction): string;
+  /** Headers without credential-bearing ones, whose names are listed in `credentials`. */
+  headers(h: Record<string, string>): { headers: Record<string, string>; credentials: string[] };
+  /** A path and query with secret query parameters redacted. */
+  url(pathAndQuery: string): string;
+  /** Which rules and packs this redactor applies, for the cassette header. */
+  info(): RedactionInfo;
+  /** What the rules would redact in a message (JSON) or a raw line (string), with masked excerpts. */
+  findings(value: Json | string, dir: Direction): Finding[];
+}
+
+type Hit = (rule: Rule, path: string, secret: string) => void;
+
+const ENVELOPE_KEYS = new Set(["jsonrpc", "id", "method"]);
+const BINARY_KEYS = new Set(["data", "blob"]);
+const PLACEHOLDERS = new RegExp(PLACEHOLDER_SOURCE, "g");
+/** Scrubbing a string repeats until nothing changes; rules converge long before this. */
+const MAX_PASSES = 8;
+
+function pointerStep(key: string): string {
+  return key.replace(/~/g, "~0").replace(/\//g, "~1");
+}
+
+function applies(rule: Rule, dir: Direction | "any"): boolean {
+  return dir === "any" || rule.direction === "both" || rule.direction === dir;
+}
+
+/** Splits `text` into runs that are placeholders (locked) and runs that are not. */
+function splitLocked(text: string): { text: string; locked: boolean }[] {
+  const parts: { text: string; locked: boolean }[] = [];
+  let at = 0;
+  for (const match of text.matchAll(PLACEHOLDERS)) {
+    if (match.index! > at) parts.push({ text: text.slice(at, match.index), locked: false });
+    parts.push({ text: match[0], locked: true });
+    at = match.index! + match[0].length;
+  }
+  if (at < text.length || parts.length === 0) parts.push({ text: text.slice(at), locked: false });
+  return parts;
+}
+
+/** The rule engine behind {@linkcode Redactor}. */
+export class RuleEngine implements Redactor {
+  readonly #text: TextRule[];
+  readonly #keys: KeyRule[];
+  readonly #pointers: PointerRule[];
+  readonly #all: Rule[];
+
+  constructor(rules: Rule[], readonly hashKey: string, readonly packs: RulePack[] = []) {
+    this.#all = rules;
+    this.#text = rules.filter((rule): rule is TextRule => rule.kind === "text");
+    this.#keys = rules.filter((rule): rule is KeyRule => rule.kind === "key");
+    this.#pointers = rules.filter((rule): rule is PointerRule => rule.kind === "pointer");
+  }
+
+  message(msg: Json, dir: Direction): Json {
+    return this.#message(msg, dir, () => {});
+  }
+
+  text(text: string, dir: Direction): string {
+    return this.#scrub(text, this.#textRules(dir, RAW_KEY_RULE), "", () => {});
+  }
+
+  headers(h: Record<string, string>): { headers: Record<string, string>; credentials: string[] } {
+    return this.#headers(h, () => {});
+  }
+
+  url(pathAndQuery: string): string {
+    return this.#url(pathAndQuery, () => {});
+  }
+
+  info(): RedactionInfo {
+    const rules = [...new Set(this.#all.map((rule) => rule.id))];
+    const info: RedactionInfo = { rules };
+    if (this.packs.length > 0) {
+      info.packs = this.packs.map((pack) => ({ name: pack.name, sha256: pack.sha256 }));
+    }
+    return info;
+  }
+
+  findings(value: Json | string, dir: Direction): Finding[] {
+    const found: Finding[] = [];
+    const hit: Hit = (rule, path, secret) =>
+      found.push({ rule: rule.id, path, excerpt: maskedExcerpt(secret) });
+    if (typeof value === "string") this.#scrub(value, this.#textRules(dir, RAW_KEY_RULE), "", hit);
+    else this.#message(value, dir, hit);
+    return found;
+  }
+
+  /** Findings in headers (paths are `/<header name>`). */
+  headerFindings(h: Record<string, string>): Finding[] {
+    const found: Finding[] = [];
+    this.#headers(
+      h,
+      (rule, path, secret) => found.push({ rule: rule.id, path, excerpt: maskedExcerpt(secret) }),
+    );
+    return found;
+  }
+
+  /** Findings in a path and query (paths are `?<parameter>`). */
+  urlFindings(pathAndQuery: string): Finding[] {
+    const found: Finding[] = [];
+    this.#url(
+      pathAndQuery,
+      (rule, path, secret) => found.push({ rule: rule.id, path, excerpt: maskedExcerpt(secret) }),
+    );
+    return found;
+  }
+
+  /** The text rules for `dir`; a key rule for embedded pairs goes before the detectors, so it labels `token=…` first. */
+  #textRules(dir: Direction | "any", keyRule?: TextRule): TextRule[] {
+    const rules = this.#text.filter((rule) => applies(rule, dir));
+    if (!keyRule) return rules;
+    const firstDetector = rules.findIndex((rule) => rule.id.startsWith("detector:"));
+    const at = firstDetector < 0 ? rules.length : firstDetector;
+    return [...rules.slice(0, at), keyRule, ...rules.slice(at)];
+  }
+
+  #message(msg: Json, dir: Direction, hit: Hit): Json {
+    const textRules = this.#textRules(dir, EMBEDDED_JSON_KEY_RULE);
+    const walk = (root: Json) => this.#walk(root, [], dir, textRules, hit, undefined);
+    return Array.isArray(msg) ? this.#mapArray(msg, (item) => walk(item)) : walk(msg);
+  }
+
+  #mapArray(items: Json[], map: (item: Json, index: number) => Json): Json[] {
+    let changed = false;
+    const out = items.map((item, index) => {
+      const next = map(item, index);
+      if (next !== item) changed = true;
+      return next;
+    });
+    return changed ? out : items;
+  }
+
+  #walk(
+    value: Json,
+    path: string[],
+    dir: Direction,
+    rules: TextRule[],
+    hit: Hit,
+    parentKey: string | undefined,
+  ): Json {
+    if (typeof value === "string") {
+      if (parentKey !== undefined && BINARY_KEYS.has(parentKey) && looksLikeBase64(value)) {
+        return value;
+      }
+      return this.#scrub(value, rules, this.#pointer(path), hit);
+    }
+    if (Array.isArray(value)) {
+      return this.#mapArray(
+        value,
+        (item, index) => this.#walk(item, [...path, String(index)], dir, rules, hit, parentKey),
+      );
+    }
+    if (value === null || typeof value !== "object") return value;
+    let out: JsonObject | undefined;
+    for (const [key, child] of Object.entries(value)) {
+      const next = this.#child(key, child, path, dir, rules, hit);
+      if (next !== child) {
+        out ??= { ...value };
+        out[key] = next;
+      }
+    }
+    return out ?? value;
+  }
+
+  #child(
+    key: string,
+    child: Json,
+    path: string[],
+    dir: Direction,
+    rules: TextRule[],
+    hit: Hit,
+  ): Json {
+    if ((path.length === 0 && ENVELOPE_KEYS.has(key)) || isProtocolKey(key)) return child;
+    const childPath = [...path, key];
+    const pointer = this.#pointers.find((rule) =>
+      applies(rule, dir) && this.#pointerMatches(rule, childPath)
+    );
+    if (pointer) return this.#whole(child, pointer, childPath, hit);
+    const keyRule = this.#keys.find((rule) => applies(rule, dir) && rule.matches(key));
+    if (keyRule && (typeof child === "string" || Array.isArray(child))) {
+      // Only strings (and lists of strings) are credentials: an object under `password` is most
+      // often a JSON Schema property (`{"type": "string"}`), which must survive intact.
+      if (typeof child === "string") return this.#replaceWhole(child, keyRule, childPath, hit);
+      return this.#mapArray(
+        child,
+        (item, index) =>
+          typeof item === "string"
+            ? this.#replaceWhole(item, keyRule, [...childPath, String(index)], hit)
+            : this.#walk(item, [...childPath, String(index)], dir, rules, hit, key),
+      );
+    }
+    return this.#walk(child, childPath, dir, rules, hit, key);
+  }
+
+  #pointerMatches(rule: PointerRule, path: string[]): boolean {
+    return rule.segments.length === path.length &&
+      rule.segments.every((step, i) => step === "*" || step === path[i]);
+  }
+
+  /** A pointer rule's target: scalars become one placeholder; containers have every scalar leaf replaced. */
+  #whole(value: Json, rule: Rule, path: string[], hit: Hit): Json {
+    if (value === null) return value;
+    if (typeof value === "string") return this.#replaceWhole(value, rule, path, hit);
+    if (typeof value === "number" || typeof value === "boolean") {
+      return this.#replaceWhole(String(value), rule, path, hit);
+    }
+    if (Array.isArray(value)) {
+      return this.#mapArray(value, (item, i) => this.#whole(item, rule, [...path, String(i)], hit));
+    }
+    let out: JsonObject | undefined;
+    for (const [key, child] of Object.entries(value)) {
+      if (isProtocolKey(key)) continue;
+      const next = this.#whole(child, rule, [...path, key], hit);
+      if (next !== child) {
+        out ??= { ...value };
+        out[key] = next;
+      }
+    }
+    return out ?? value;
+  }
+
+  #replaceWhole(value: string, rule: Rule, path: string[], hit: Hit): string {
+    if (isPlaceholder(value)) return value;
+    hit(rule, this.#pointer(path), value);
+    return applyStrategy(rule.strategy, rule.label, value, this.hashKey);
+  }
+
+  #pointer(path: string[]): string {
+    return path.map((step) => "/" + pointerStep(step)).join("");
+  }
+
+  /** Runs text rules over `text` until nothing more changes, never touching placeholders. */
+  #scrub(text: string, rules: TextRule[], path: string, hit: Hit): string {
+    let current = text;
+    for (let pass = 0; pass < MAX_PASSES; pass++) {
+      const next = this.#scrubOnce(current, rules, path, hit);
+      if (next === current) return current;
+      current = next;
+    }
+    return current;
+  }
+
+  #scrubOnce(text: string, rules: TextRule[], path: string, hit: Hit): string {
+    let parts = splitLocked(text);
+    for (const rule of rules) {
+      const next: typeof parts = [];
+      for (const part of parts) {
+        if (part.locked) {
+          next.push(part);
+          continue;
+        }
+        let at = 0;
+        for (const span of nonOverlapping(rule.find(part.text))) {
+          const secret = part.text.slice(span.start, span.end);
+          if (span.start < at || isPlaceholder(secret)) continue;
+          if (span.start > at) next.push({ text: part.text.slice(at, span.start), locked: false });
+          hit(rule, path, secret);
+          next.push({
+            text: applyStrategy(rule.strategy, rule.label, secret, this.hashKey),
+            locked: true,
+          });
+          at = span.end;
+        }
+        if (at === 0) next.push(part);
+        else if (at < part.text.length) next.push({ text: part.text.slice(at), locked: false });
+      }
+      parts = next;
+    }
+    return parts.map((part) => part.text).join("");
+  }
+
+  #headers(
+    h: Record<string, string>,
+    hit: Hit,
+  ): { headers: Record<string, string>; credentials: string[] } {
+    const headers: Record<string, string> = {};
+    const credentials: string[] = [];
+    const rules = this.#textRules("any");
+    for (const [name, value] of Object.entries(h)) {
+      if (isProtocolHeader(name)) {
+        headers[name] = value;
+      } else if (isCredentialHeader(name) || this.#keys.some((rule) => rule.matches(name))) {
+        const rule = this.#keys.find((candidate) => candidate.matches(name)) ?? DEFAULT_KEY_RULE;
+        hit(rule, "/" + pointerStep(name), value);
+        credentials.push(name);
+      } else {
+        headers[name] = this.#scrub(value, rules, "/" + pointerStep(name), hit);
+      }
+    }
+    return { headers, credentials };
+  }
+
+  #url(pathAndQuery: string, hit: Hit): string {
+    const hash = pathAndQuery.indexOf("#");
+    const fragment = hash >= 0 ? pathAndQuery.slice(hash) : "";
+    const beforeHash = hash >= 0 ? pathAndQuery.slice(0, hash) : pathAndQuery;
+    const question = beforeHash.indexOf("?");
+    if (question < 0) return pathAndQuery;
+    const query = beforeHash.slice(question + 1).split("&").map((pair) =>
+      this.#queryPair(pair, hit)
+    );
+    return `${beforeHash.slice(0, question)}?${query.join("&")}${fragment}`;
+  }
+
+  #queryPair(pair: string, hit: Hit): string {
+    const equals = pair.indexOf("=");
+    if (equals < 0) return pair;
+    const rawName = pair.slice(0, equals);
+    const name = decodeQuery(rawName);
+    const value = decodeQuery(pair.slice(equals + 1));
+    if (isProtocolKey(name) || isPlaceholder(value)) return pair;
+    const path = "?" + name;
+    const keyRule = this.#keys.find((rule) => rule.matches(name));
+    if (keyRule) {
+      if (value === "") return pair;
+      hit(keyRule, path, value);
+      return `${rawName}=${
+        encodeQuery(applyStrategy(keyRule.strategy, keyRule.label, value, this.hashKey))
+      }`;
+    }
+    const scrubbed = this.#scrub(value, this.#textRules("any"), path, hit);
+    return scrubbed === value ? pair : `${rawName}=${encodeQuery(scrubbed)}`;
+  }
+}
+
+function nonOverlapping(spans: Span[]): Span[] {
+  return [...spans].sort((a, b) => a.start - b.start || b.end - a.end);
+}
+
+function decodeQuery(text: string): string {
+  try {
+    return decodeURIComponent(text.replace(/\+/g, " "));
+  } catch {
+    return text;
+  }
+}
+
+/** Percent-encodes a query value, leaving placeholders' brackets and colons readable. */
+function encodeQuery(text: string): string {
+  return encodeURIComponent(text).replace(/%5B/g, "[").replace(/%5D/g, "]").replace(/%3A/g, ":");
+}
