@@ -4,7 +4,8 @@
  * @module
  */
 import type { Command, OptionValues } from "../cli/command.ts";
-import { flag, stringOption } from "../cli/command.ts";
+import { flag, stringList, stringOption } from "../cli/command.ts";
+import type { CassetteHeader } from "../cassette/format.ts";
 import { printErr } from "../cli/output.ts";
 import { loadCassette } from "../cassette/reader.ts";
 import { ExitCode, UsageError } from "../errors.ts";
@@ -45,6 +46,11 @@ export const command: Command = {
     "pace-cap-ms": { type: "string", valueName: "MS", description: "Cap any one gap (0: no cap)", default: "5000" },
     "fail-on-unplayed": { type: "boolean", description: "Exit 3 when recorded requests were never asked for" },
     quiet: { type: "boolean", short: "q", description: "Print nothing on stderr but misses" },
+    report: {
+      type: "string",
+      valueName: "FILE",
+      description: "Also write the end-of-session report as JSON (for clients that hide stderr)",
+    },
     ...REDACTION_OPTIONS,
   },
   async run({ values, positionals }) {
@@ -52,7 +58,7 @@ export const command: Command = {
     const cassette = await loadCassette(positionals[0]);
     const quiet = flag(values, "quiet");
     const log = quiet ? () => {} : (line: string) => printErr(`mcp-cassette: ${line}`);
-    const engine = new ReplayEngine(cassette, await replayOptions(values, log));
+    const engine = new ReplayEngine(cassette, await replayOptions(values, log, cassette.header));
     const listen = stringOption(values, "listen");
     const report = listen
       ? await serveHttp(engine, {
@@ -61,12 +67,18 @@ export const command: Command = {
         log,
       })
       : await serveStdio(engine, { input: runtime.stdin, output: runtime.stdout, log });
+    const reportFile = stringOption(values, "report");
+    if (reportFile) await runtime.writeTextFile(reportFile, JSON.stringify(report, null, 2) + "\n");
     return finishReport(report, values, quiet);
   },
 };
 
 /** Turns the flags into engine options. */
-export async function replayOptions(values: OptionValues, log: (line: string) => void): Promise<ReplayOptions> {
+export async function replayOptions(
+  values: OptionValues,
+  log: (line: string) => void,
+  header?: CassetteHeader,
+): Promise<ReplayOptions> {
   const timeout = Number(stringOption(values, "answer-timeout-ms") ?? "10000");
   if (!Number.isFinite(timeout) || timeout <= 0) {
     throw new UsageError(`--answer-timeout-ms must be a positive number, not ${stringOption(values, "answer-timeout-ms")}`);
@@ -76,7 +88,7 @@ export async function replayOptions(values: OptionValues, log: (line: string) =>
   const faults = faultsFile
     ? createFaultInjector(await loadFaultOverlay(faultsFile), seed === undefined ? {} : { seed: parseFaultSeed(seed) })
     : undefined;
-  const redactor = await redactorFromOptions(values);
+  const redactor = await requestRedactor(values, header);
   return {
     strict: flag(values, "strict"),
     answerTimeoutMs: timeout,
@@ -89,6 +101,20 @@ export async function replayOptions(values: OptionValues, log: (line: string) =>
     rewriteRequest: redactor ? (message) => redactor.message(message as never, "c2s") : undefined,
     log,
   };
+}
+
+/**
+ * The rules replay re-applies to live client messages before matching: those
+ * the recording applied (its header says which), plus any given on the command
+ * line. A cassette that was never scrubbed gets no rewriting, or a live secret
+ * would stop matching its verbatim recording.
+ */
+async function requestRedactor(values: OptionValues, header: CassetteHeader | undefined) {
+  const extra = stringList(values, "redact").length > 0 || stringList(values, "pack").length > 0;
+  const applied = header?.redaction?.rules ?? [];
+  if (applied.length === 0 && !extra) return undefined;
+  const detectors = applied.filter((rule) => rule.startsWith("detector:")).map((rule) => rule.slice("detector:".length));
+  return await redactorFromOptions({ ...values, "no-detectors": false }, flag(values, "no-detectors") ? false : detectors);
 }
 
 /** Prints the end-of-session report and picks the exit code. */

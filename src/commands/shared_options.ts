@@ -6,6 +6,8 @@
 import type { OptionSpec, OptionValues } from "../cli/command.ts";
 import { flag, stringList } from "../cli/command.ts";
 import type { FrameRedactor } from "../record/stdio.ts";
+import { createRedactor } from "../redact/mod.ts";
+import { runtime } from "../runtime/mod.ts";
 
 /** The redaction flags of `record` and `replay`. */
 export const REDACTION_OPTIONS: Record<string, OptionSpec> = {
@@ -20,11 +22,14 @@ export const REDACTION_OPTIONS: Record<string, OptionSpec> = {
 };
 
 /** Builds the redactor the flags describe. */
-export async function redactorFromOptions(values: OptionValues): Promise<FrameRedactor | undefined> {
-  const { createRedactor } = await import("../redact/mod.ts");
+export async function redactorFromOptions(
+  values: OptionValues,
+  detectors: boolean | readonly string[] = !flag(values, "no-detectors"),
+): Promise<FrameRedactor> {
   return await createRedactor({
     rules: stringList(values, "redact"),
     packs: stringList(values, "pack"),
-    detectors: !flag(values, "no-detectors"),
+    detectors,
+    hashKey: runtime.env("MCP_CASSETTE_REDACT_KEY"),
   });
 }

@@ -42,6 +42,16 @@ function paced(gap: number, pacing: PacingOptions | undefined): number {
   return pacing ? pacedDelay(gap, pacing) : 0;
 }
 
+/**
+ * Even at instant pace, a response that follows notifications waits a moment
+ * (2 ms): SDK clients dispatch
+ * notifications asynchronously but responses at once, so a progress
+ * notification read in the same chunk as its response would be dropped.
+ */
+function settleGap(trigger: Trigger): number {
+  return trigger.steps.length === 0 ? 0 : 2;
+}
+
 function metaOf(message: JsonRpcMessage): JsonObject | undefined {
   const params = message.params as JsonObject | undefined;
   const meta = params && !Array.isArray(params) ? params._meta : undefined;
@@ -170,7 +180,7 @@ export class ReplaySession {
       if (outcome && !divergent) divergent = outcome;
     }
     if (!trigger.response) return; // never answered in the recording: nor now
-    await sleep(paced(trigger.response.t - last, this.options.pacing));
+    await sleep(Math.max(paced(trigger.response.t - last, this.options.pacing), settleGap(trigger)));
     last = trigger.response.t;
     if (flight.cancelled || this.#closed) return;
     await this.#respond(message, trigger, answerFault, divergent, out);
