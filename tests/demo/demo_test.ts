@@ -1,0 +1,30 @@
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { cli, tempDir } from "../verify/_helpers.ts";
+
+test("demo: the healthy server grades A, the twin's value and structure changes are caught", async () => {
+  const dir = tempDir();
+  const result = await cli(["demo", "--out", dir]);
+  assert.equal(result.code, 0, result.stderr + result.stdout);
+  const lines = result.stdout.trimEnd().split("\n");
+  assert.ok(lines.length < 40, `${lines.length} lines`);
+  assert.ok(existsSync(join(dir, "demo.cassette.jsonl")));
+  const [healthy, twin] = result.stdout.split("== verify against the REGRESSED");
+  assert.doesNotMatch(healthy, /FAIL/);
+  assert.match(healthy, /grade A \(100\.0\/100\)/);
+  assert.match(twin, /FAIL #3 tools\/call get_weather {2}structure-change/);
+  assert.match(twin, /FAIL #4 tools\/call convert_currency {2}value-change/);
+  assert.match(twin, /grade [B-F] /);
+  assert.match(lines.at(-1)!, /^demo OK: /);
+});
+
+test("demo --serve runs a demo server; an unknown variant is bad input", async () => {
+  const bad = await cli(["demo", "--serve", "sideways"]);
+  assert.equal(bad.code, 2);
+  assert.match(bad.stderr, /--serve must be one of healthy, regressed/);
+  const check = await cli(["check", "--", "deno", "run", "-A", "--no-check", "cli.ts", "demo", "--serve", "regressed"]);
+  assert.equal(check.code, 0, check.stderr);
+  assert.match(check.stdout, /server: travel-helper 1\.4\.0/);
+});
