@@ -18,7 +18,8 @@ import { formatReport } from "../replay/report.ts";
 import type { ReplayReport } from "../replay/report.ts";
 import { serveStdio } from "../replay/stdio.ts";
 import { runtime } from "../runtime/mod.ts";
-import { REDACTION_OPTIONS, redactorFromOptions } from "./shared_options.ts";
+import { createReplayRedactor } from "../redact/mod.ts";
+import { REDACTION_OPTIONS } from "./shared_options.ts";
 
 /** The `replay` command. */
 export const command: Command = {
@@ -110,11 +111,12 @@ export async function replayOptions(
  * would stop matching its verbatim recording.
  */
 async function requestRedactor(values: OptionValues, header: CassetteHeader | undefined) {
-  const extra = stringList(values, "redact").length > 0 || stringList(values, "pack").length > 0;
-  const applied = header?.redaction?.rules ?? [];
-  if (applied.length === 0 && !extra) return undefined;
-  const detectors = applied.filter((rule) => rule.startsWith("detector:")).map((rule) => rule.slice("detector:".length));
-  return await redactorFromOptions({ ...values, "no-detectors": false }, flag(values, "no-detectors") ? false : detectors);
+  const extra = stringList(values, "redact").length > 0;
+  if (!header?.redaction && !extra) return undefined;
+  const hashKey = runtime.env("MCP_CASSETTE_REDACT_KEY") || undefined;
+  const recorded = header?.redaction ?? { rules: [] };
+  const rules = [...recorded.rules, ...stringList(values, "redact")];
+  return await createReplayRedactor({ ...recorded, rules }, { packs: stringList(values, "pack"), hashKey });
 }
 
 /** Prints the end-of-session report and picks the exit code. */

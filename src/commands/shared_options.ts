@@ -30,6 +30,6 @@ export async function redactorFromOptions(
     rules: stringList(values, "redact"),
     packs: stringList(values, "pack"),
     detectors,
-    hashKey: runtime.env("MCP_CASSETTE_REDACT_KEY"),
+    hashKey: runtime.env("MCP_CASSETTE_REDACT_KEY") || undefined,
   });
 }

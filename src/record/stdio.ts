@@ -7,22 +7,19 @@
  * @module
  */
 import { makeHeader } from "../cassette/format.ts";
-import type { Direction, RedactionInfo } from "../cassette/format.ts";
+import type { Direction } from "../cassette/format.ts";
+import { redactCommandLine } from "../redact/mod.ts";
+import type { Redactor } from "../redact/mod.ts";
 import { CassetteWriter } from "../cassette/writer.ts";
 import { ServerUnreachableError } from "../errors.ts";
 import { LineSplitter } from "../framing/lines.ts";
-import type { Json } from "../jsonrpc.ts";
 import { runtime } from "../runtime/mod.ts";
 import type { ChildProcess } from "../runtime/mod.ts";
 import { elapsed, entryForLine } from "./frames.ts";
 import { planSession } from "./session_plan.ts";
 
-/** What the recorder needs of a redactor (see src/redact/). */
-export interface FrameRedactor {
-  message(message: Json, dir: Direction): Json;
-  text(text: string, dir: Direction): string;
-  info(): RedactionInfo;
-}
+/** What the recorder uses to scrub frames before they reach disk. */
+export type FrameRedactor = Redactor;
 
 /** Options of {@linkcode recordStdio}. */
 export interface StdioRecordOptions {
@@ -52,11 +49,13 @@ export interface StdioRecordOptions {
  * ```
  */
 export async function recordStdio(options: StdioRecordOptions): Promise<number> {
-  const plan = await planSession(options.output, options.command, options.appendWindowMs ?? 10_000);
+  // Secrets in the server's arguments must not reach the header either.
+  const command = options.redactor ? redactCommandLine(options.redactor, options.command) : options.command;
+  const plan = await planSession(options.output, command, options.appendWindowMs ?? 10_000);
   const writer = await CassetteWriter.open(options.output, {
     header: makeHeader({
       transport: "stdio",
-      server: { command: options.command },
+      server: { command },
       ...(options.redactor ? { redaction: options.redactor.info() } : {}),
     }),
     append: plan.append,
