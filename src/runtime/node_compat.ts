@@ -210,14 +210,33 @@ async function serve(options: ServeOptions, handler: HttpHandler): Promise<HttpS
   };
 }
 
-/** The entry script is cli.ts or cli.js beside src/; a compiled binary has none. */
+/**
+ * How to start this CLI again. A compiled binary is its own command. From
+ * source or from the npm build, the entry script is cli.ts or cli.js two
+ * folders above this file (src/runtime/), run by the same runtime.
+ */
 function selfCommand(): string[] {
+  if (isCompiledBinary()) return [process.execPath];
   const here = new URL((import.meta as unknown as { url: string }).url);
-  const script = fileURLToPath(new URL(/\.ts$/.test(here.pathname) ? "../../cli.ts" : "../../cli.js", here));
-  const compiled = here.protocol !== "file:" || !fs.existsSync(script) || /\$bunfs|deno-compile/.test(here.pathname);
-  if (compiled) return [process.execPath];
-  if (detectName() === "deno") return [process.execPath, "run", "-A", "--no-check", script];
-  return [process.execPath, script];
+  const cli = new URL(/\.ts$/.test(here.pathname) ? "../../cli.ts" : "../../cli.js", here);
+  // A remote module (deno run jsr:/https:) restarts from the same remote cli.ts;
+  // a single-file bundle (no cli beside it) is itself the entry script.
+  const entry = cli.protocol !== "file:"
+    ? cli.href
+    : fs.existsSync(fileURLToPath(cli))
+    ? fileURLToPath(cli)
+    : fileURLToPath(here);
+  if (detectName() === "deno") return [process.execPath, "run", "-A", "--no-check", entry];
+  return [process.execPath, entry];
+}
+
+/** True in a `deno compile` or `bun build --compile` executable. */
+function isCompiledBinary(): boolean {
+  const deno = (globalThis as { Deno?: { build?: { standalone?: boolean } } }).Deno;
+  if (deno?.build?.standalone) return true;
+  const url = decodeURIComponent((import.meta as unknown as { url: string }).url);
+  // Bun embeds its files under /$bunfs/ (B:/~BUN/ on Windows); older Deno under deno-compile-<name>.
+  return /\$bunfs|~BUN|deno-compile-/.test(url);
 }
 
 function detectName(): Runtime["name"] {

@@ -1,0 +1,256 @@
+/**
+ * Builds the npm package `mcp-cassette` into npm/ (or `--out DIR`).
+ *
+ * dnt lives on JSR, which this project cannot reach, so the build is
+ * TypeScript's own compiler with `rewriteRelativeImportExtensions`: every
+ * `./x.ts` import becomes `./x.js`, the output is ESM with `.d.ts` beside
+ * each file, and bare import-map names (`jsonc-parser`, `smol-toml`) stay
+ * bare so Node resolves them as the package's pinned dependencies.
+ *
+ * Usage: deno run -A scripts/build_npm.ts [--out DIR] [--pack DIR]
+ *
+ * @module
+ */
+import { spawnSync } from "node:child_process";
+import * as fs from "node:fs";
+import * as os from "node:os";
+import path from "node:path";
+import process from "node:process";
+import { fileURLToPath } from "node:url";
+import { parseArgs } from "node:util";
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+
+/** What the build produced. */
+export interface NpmBuild {
+  outDir: string;
+  packageJson: Record<string, unknown>;
+  /** The tarball, when `pack` was asked for. */
+  tarball?: string;
+}
+
+interface DenoConfig {
+  name: string;
+  version: string;
+  license?: string;
+  imports?: Record<string, string>;
+}
+
+function readDenoConfig(): DenoConfig {
+  return JSON.parse(fs.readFileSync(path.join(ROOT, "deno.json"), "utf8"));
+}
+
+/** Every runtime source file: the entry points and src/, never tests. */
+function sourceFiles(): string[] {
+  const files: string[] = [];
+  for (const entry of ["cli.ts", "mod.ts"]) {
+    if (fs.existsSync(path.join(ROOT, entry))) files.push(path.join(ROOT, entry));
+  }
+  const walk = (dir: string) => {
+    for (const item of fs.readdirSync(dir, { withFileTypes: true })) {
+      const full = path.join(dir, item.name);
+      if (item.isDirectory()) walk(full);
+      // Whole src/, not only what cli.ts reaches: lazily imported modules must ship too.
+      else if (item.name.endsWith(".ts") && !/_test\.ts$/.test(item.name)) files.push(full);
+    }
+  };
+  walk(path.join(ROOT, "src"));
+  return files;
+}
+
+function compile(outDir: string, files: string[]): void {
+  const configDir = fs.mkdtempSync(path.join(os.tmpdir(), "mcp-cassette-build-"));
+  const config = {
+    compilerOptions: {
+      target: "ES2022",
+      module: "NodeNext",
+      moduleResolution: "NodeNext",
+      lib: ["ES2022"],
+      types: ["node"],
+      typeRoots: [path.join(ROOT, "node_modules", "@types")],
+      strict: true,
+      skipLibCheck: true,
+      rewriteRelativeImportExtensions: true,
+      declaration: true,
+      rootDir: ROOT,
+      outDir,
+      newLine: "lf",
+    },
+    files,
+  };
+  const configPath = path.join(configDir, "tsconfig.json");
+  fs.writeFileSync(configPath, JSON.stringify(config, null, 2));
+  const tsc = path.join(ROOT, "node_modules", "typescript", "bin", "tsc");
+  // tsc is a Node program; `node` is on PATH wherever the npm package is built.
+  const result = spawnSync("node", [tsc, "-p", configPath, "--pretty", "false"], { encoding: "utf8" });
+  fs.rmSync(configDir, { recursive: true, force: true });
+  if (result.error) throw new Error(`Cannot run tsc with node: ${result.error.message}`);
+  if (result.status !== 0) {
+    throw new Error(`tsc failed (exit ${result.status}):\n${result.stdout}${result.stderr}`);
+  }
+}
+
+function* emittedScripts(dir: string): Generator<string> {
+  for (const item of fs.readdirSync(dir, { withFileTypes: true })) {
+    const full = path.join(dir, item.name);
+    if (item.isDirectory()) yield* emittedScripts(full);
+    else if (item.name.endsWith(".js")) yield full;
+  }
+}
+
+const BARE_IMPORT = /(?:\bfrom\s*|\bimport\s*\(\s*|\bimport\s+)["']([^"'./][^"']*)["']/g;
+
+/** The npm packages the emitted code imports, pinned to the import map's versions. */
+function dependencies(outDir: string, imports: Record<string, string>): Record<string, string> {
+  const wanted = new Set<string>();
+  for (const file of emittedScripts(outDir)) {
+    for (const match of fs.readFileSync(file, "utf8").matchAll(BARE_IMPORT)) {
+      const specifier = match[1];
+      if (specifier.startsWith("node:")) continue;
+      const name = specifier.startsWith("@")
+        ? specifier.split("/").slice(0, 2).join("/")
+        : specifier.split("/")[0];
+      wanted.add(name);
+    }
+  }
+  const deps: Record<string, string> = {};
+  for (const name of [...wanted].sort()) {
+    const target = imports[name];
+    const pinned = target?.match(/^npm:((?:@[^/]+\/)?[^@]+)@(\d[^/]*)$/);
+    if (!pinned) {
+      throw new Error(
+        `src imports "${name}", which deno.json's import map does not pin as npm:${name}@<version>`,
+      );
+    }
+    deps[pinned[1]] = pinned[2];
+  }
+  return deps;
+}
+
+function fixShebang(cliPath: string): void {
+  const text = fs.readFileSync(cliPath, "utf8");
+  const body = text.startsWith("#!") ? text.slice(text.indexOf("\n") + 1) : text;
+  fs.writeFileSync(cliPath, "#!/usr/bin/env node\n" + body);
+  fs.chmodSync(cliPath, 0o755);
+}
+
+function exportsMap(outDir: string): Record<string, unknown> {
+  const map: Record<string, unknown> = {};
+  const entries: [string, string][] = [[".", "mod"], ["./testing", "src/testing/mod"]];
+  for (const [subpath, stem] of entries) {
+    if (fs.existsSync(path.join(outDir, `${stem}.js`))) {
+      map[subpath] = { types: `./${stem}.d.ts`, default: `./${stem}.js` };
+    }
+  }
+  map["./package.json"] = "./package.json";
+  return map;
+}
+
+const FALLBACK_README = `# mcp-cassette
+
+Record an MCP (Model Context Protocol) session once, replay it as a server forever.
+
+\`\`\`sh
+npx mcp-cassette record -o session.cassette.jsonl -- npx -y @modelcontextprotocol/server-everything
+npx mcp-cassette replay session.cassette.jsonl
+\`\`\`
+
+Run \`npx mcp-cassette --help\` for every command.
+`;
+
+function mitLicense(): string {
+  return `MIT License
+
+Copyright (c) ${new Date().getUTCFullYear()} the mcp-cassette authors
+
+Permission is hereby granted, free of charge, to any person obtaining a copy
+of this software and associated documentation files (the "Software"), to deal
+in the Software without restriction, including without limitation the rights
+to use, copy, modify, merge, publish, distribute, sublicense, and/or sell
+copies of the Software, and to permit persons to whom the Software is
+furnished to do so, subject to the following conditions:
+
+The above copyright notice and this permission notice shall be included in all
+copies or substantial portions of the Software.
+
+THE SOFTWARE IS PROVIDED "AS IS", WITHOUT WARRANTY OF ANY KIND, EXPRESS OR
+IMPLIED, INCLUDING BUT NOT LIMITED TO THE WARRANTIES OF MERCHANTABILITY,
+FITNESS FOR A PARTICULAR PURPOSE AND NONINFRINGEMENT. IN NO EVENT SHALL THE
+AUTHORS OR COPYRIGHT HOLDERS BE LIABLE FOR ANY CLAIM, DAMAGES OR OTHER
+LIABILITY, WHETHER IN AN ACTION OF CONTRACT, TORT OR OTHERWISE, ARISING FROM,
+OUT OF OR IN CONNECTION WITH THE SOFTWARE OR THE USE OR OTHER DEALINGS IN THE
+SOFTWARE.
+`;
+}
+
+function copyDocs(outDir: string, license: string | undefined): void {
+  const readme = path.join(ROOT, "README.md");
+  fs.writeFileSync(
+    path.join(outDir, "README.md"),
+    fs.existsSync(readme) ? fs.readFileSync(readme, "utf8") : FALLBACK_README,
+  );
+  const licenseFile = path.join(ROOT, "LICENSE");
+  if (fs.existsSync(licenseFile)) fs.copyFileSync(licenseFile, path.join(outDir, "LICENSE"));
+  else if (license === "MIT") fs.writeFileSync(path.join(outDir, "LICENSE"), mitLicense());
+  else throw new Error(`No LICENSE file and no text known for license "${license}"`);
+}
+
+/** Packs the build with `npm pack`; returns the tarball's path. */
+function pack(outDir: string, destination: string): string {
+  fs.mkdirSync(destination, { recursive: true });
+  // On Windows npm is npm.cmd, which only a shell can start.
+  const result = spawnSync("npm", ["pack", "--json", "--pack-destination", destination], {
+    cwd: outDir,
+    encoding: "utf8",
+    shell: process.platform === "win32",
+  });
+  if (result.status !== 0) throw new Error(`npm pack failed:\n${result.stdout}${result.stderr}`);
+  const [info] = JSON.parse(result.stdout) as { filename: string }[];
+  return path.join(destination, info.filename);
+}
+
+/** Builds the package into `outDir` (emptied first) and optionally packs it. */
+export function buildNpm(options: { outDir?: string; packTo?: string } = {}): NpmBuild {
+  const outDir = path.resolve(options.outDir ?? path.join(ROOT, "npm"));
+  const config = readDenoConfig();
+  fs.rmSync(outDir, { recursive: true, force: true });
+  fs.mkdirSync(outDir, { recursive: true });
+  compile(outDir, sourceFiles());
+  fixShebang(path.join(outDir, "cli.js"));
+  const packageJson = {
+    name: "mcp-cassette",
+    version: config.version,
+    description: "Record an MCP session once, replay it as a server forever: " +
+      "record/replay, verify, lint, diff and fault injection for Model Context Protocol servers",
+    license: config.license ?? "MIT",
+    keywords: ["mcp", "model-context-protocol", "record", "replay", "cassette", "testing", "mock"],
+    repository: { type: "git", url: "git+https://github.com/mcp-cassette/mcp-cassette.git" },
+    type: "module",
+    bin: { "mcp-cassette": "cli.js" },
+    exports: exportsMap(outDir),
+    engines: { node: ">=20" },
+    dependencies: dependencies(outDir, config.imports ?? {}),
+  };
+  fs.writeFileSync(path.join(outDir, "package.json"), JSON.stringify(packageJson, null, 2) + "\n");
+  copyDocs(outDir, config.license);
+  const tarball = options.packTo ? pack(outDir, path.resolve(options.packTo)) : undefined;
+  return { outDir, packageJson, tarball };
+}
+
+if (path.resolve(fileURLToPath(import.meta.url)) === path.resolve(process.argv[1] ?? "")) {
+  const { values } = parseArgs({
+    args: process.argv.slice(2),
+    options: { out: { type: "string" }, pack: { type: "string" } },
+  });
+  try {
+    const build = buildNpm({ outDir: values.out, packTo: values.pack });
+    const relative = path.relative(process.cwd(), build.outDir) || ".";
+    console.log(`Built ${build.packageJson.name}@${build.packageJson.version} into ${relative}`);
+    console.log(`  dependencies: ${JSON.stringify(build.packageJson.dependencies)}`);
+    console.log(`  exports: ${Object.keys(build.packageJson.exports as object).join(", ")}`);
+    if (build.tarball) console.log(`  tarball: ${build.tarball}`);
+  } catch (error) {
+    console.error(`build_npm: ${(error as Error).message}`);
+    process.exit(1);
+  }
+}
