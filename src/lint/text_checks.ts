@@ -13,6 +13,7 @@ const INVISIBLES: [RegExp, string][] = [
   [/[\u200B-\u200D\u2060-\u2064\uFEFF\u180E\u00AD\u034F\u115F\u1160\u3164\uFFA0]/u, "invisible character"],
   [/[\u{E0000}-\u{E007F}]/u, "Unicode tag character"],
   [/[\uFE00-\uFE0F\u{E0100}-\u{E01EF}]/u, "variation selector"],
+  // deno-lint-ignore no-control-regex -- finding control characters is the point
   [/[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]/u, "control character"],
 ];
 
