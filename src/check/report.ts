@@ -24,7 +24,9 @@ export function formatCheckText(report: CheckReport): string {
     `protocol: ${report.protocolVersion}`,
     `surface: ${formatCounts(report.counts)}`,
     `findings: ${errors} error(s), ${warnings} warning(s)`,
-    ...report.findings.map((finding) => `  ${finding.severity.padEnd(7)} ${finding.where}: ${finding.message}`),
+    ...report.findings.map((finding) =>
+      `  ${finding.severity.padEnd(7)} ${finding.where}: ${finding.message}`
+    ),
     `result: ${report.result}`,
   ];
   return lines.join("\n") + "\n";

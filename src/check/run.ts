@@ -57,9 +57,17 @@ async function listOrFinding(
   try {
     return await listAll(connection, method, key, { timeoutMs });
   } catch (error) {
-    const why = error instanceof RpcError ? `${error.rpcMessage} (${error.code})` : (error as Error).message;
-    findings.push({ severity: "error", where: method, message: `the capability is declared but ${method} failed: ${why}` });
-    if (error instanceof CassetteError && !(error instanceof RpcError) && connection.isEnded) throw error;
+    const why = error instanceof RpcError
+      ? `${error.rpcMessage} (${error.code})`
+      : (error as Error).message;
+    findings.push({
+      severity: "error",
+      where: method,
+      message: `the capability is declared but ${method} failed: ${why}`,
+    });
+    if (error instanceof CassetteError && !(error instanceof RpcError) && connection.isEnded) {
+      throw error;
+    }
     return null;
   }
 }
@@ -76,16 +84,32 @@ export function checkTools(tools: JsonObject[]): CheckFinding[] {
   tools.forEach((tool, index) => {
     const where = toolWhere(tool, index);
     if (typeof tool.name !== "string" || tool.name === "") {
-      findings.push({ severity: "error", where, message: "a tool must have a non-empty string name" });
+      findings.push({
+        severity: "error",
+        where,
+        message: "a tool must have a non-empty string name",
+      });
     } else if (names.has(tool.name)) {
-      findings.push({ severity: "error", where, message: `the tool name "${tool.name}" is listed twice` });
+      findings.push({
+        severity: "error",
+        where,
+        message: `the tool name "${tool.name}" is listed twice`,
+      });
     } else names.add(tool.name);
     for (const finding of checkToolSchema(tool.inputSchema, "inputSchema")) {
-      findings.push({ severity: finding.severity, where: `${where}.${finding.path}`, message: finding.message });
+      findings.push({
+        severity: finding.severity,
+        where: `${where}.${finding.path}`,
+        message: finding.message,
+      });
     }
     if ("outputSchema" in tool) {
       for (const finding of checkToolSchema(tool.outputSchema, "outputSchema")) {
-        findings.push({ severity: finding.severity, where: `${where}.${finding.path}`, message: finding.message });
+        findings.push({
+          severity: finding.severity,
+          where: `${where}.${finding.path}`,
+          message: finding.message,
+        });
       }
     }
   });
@@ -101,13 +125,21 @@ export function checkTools(tools: JsonObject[]): CheckFinding[] {
  * console.log(report.result);
  * ```
  */
-export async function runCheck(transport: ClientTransport, options: CheckOptions = {}): Promise<CheckReport> {
+export async function runCheck(
+  transport: ClientTransport,
+  options: CheckOptions = {},
+): Promise<CheckReport> {
   const connection = new McpConnection(transport, { timeoutMs: options.timeoutMs });
   try {
     const hello = await initialize(connection, { timeoutMs: options.timeoutMs });
     const findings: CheckFinding[] = [];
     const capabilities = hello.capabilities;
-    const counts: SurfaceCounts = { tools: null, resources: null, resourceTemplates: null, prompts: null };
+    const counts: SurfaceCounts = {
+      tools: null,
+      resources: null,
+      resourceTemplates: null,
+      prompts: null,
+    };
     const t = options.timeoutMs;
     if (isObject(capabilities.tools)) {
       const tools = await listOrFinding(connection, "tools/list", "tools", findings, t);
@@ -117,15 +149,27 @@ export async function runCheck(transport: ClientTransport, options: CheckOptions
       }
     }
     if (isObject(capabilities.resources)) {
-      counts.resources = (await listOrFinding(connection, "resources/list", "resources", findings, t))?.length ?? null;
-      counts.resourceTemplates =
-        (await listOrFinding(connection, "resources/templates/list", "resourceTemplates", findings, t))?.length ?? null;
+      counts.resources =
+        (await listOrFinding(connection, "resources/list", "resources", findings, t))?.length ??
+          null;
+      counts.resourceTemplates = (await listOrFinding(
+        connection,
+        "resources/templates/list",
+        "resourceTemplates",
+        findings,
+        t,
+      ))?.length ?? null;
     }
     if (isObject(capabilities.prompts)) {
-      counts.prompts = (await listOrFinding(connection, "prompts/list", "prompts", findings, t))?.length ?? null;
+      counts.prompts =
+        (await listOrFinding(connection, "prompts/list", "prompts", findings, t))?.length ?? null;
     }
     if (hello.protocolVersion === "(none)") {
-      findings.push({ severity: "error", where: "initialize", message: "the result has no protocolVersion" });
+      findings.push({
+        severity: "error",
+        where: "initialize",
+        message: "the result has no protocolVersion",
+      });
     }
     return {
       server: { name: hello.serverInfo.name, version: hello.serverInfo.version },

@@ -21,9 +21,34 @@ export interface SchemaFinding {
 
 const TYPES = new Set(["string", "number", "integer", "boolean", "object", "array", "null"]);
 const SUBSCHEMA_LISTS = ["allOf", "anyOf", "oneOf", "prefixItems"];
-const SUBSCHEMA_SINGLE = ["not", "if", "then", "else", "additionalProperties", "contains", "propertyNames", "unevaluatedProperties", "unevaluatedItems"];
-const SUBSCHEMA_MAPS = ["properties", "patternProperties", "$defs", "definitions", "dependentSchemas"];
-const NON_NEGATIVE_INTEGERS = ["minLength", "maxLength", "minItems", "maxItems", "minProperties", "maxProperties", "minContains", "maxContains"];
+const SUBSCHEMA_SINGLE = [
+  "not",
+  "if",
+  "then",
+  "else",
+  "additionalProperties",
+  "contains",
+  "propertyNames",
+  "unevaluatedProperties",
+  "unevaluatedItems",
+];
+const SUBSCHEMA_MAPS = [
+  "properties",
+  "patternProperties",
+  "$defs",
+  "definitions",
+  "dependentSchemas",
+];
+const NON_NEGATIVE_INTEGERS = [
+  "minLength",
+  "maxLength",
+  "minItems",
+  "maxItems",
+  "minProperties",
+  "maxProperties",
+  "minContains",
+  "maxContains",
+];
 const NUMBERS = ["minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf"];
 
 function isObject(value: Json | undefined): value is JsonObject {
@@ -41,11 +66,19 @@ function describe(value: Json | undefined): string {
 function checkSchema(schema: Json, path: string, findings: SchemaFinding[], depth: number): void {
   if (typeof schema === "boolean") return;
   if (!isObject(schema)) {
-    findings.push({ severity: "error", path, message: `a schema must be an object or a boolean, not ${describe(schema)}` });
+    findings.push({
+      severity: "error",
+      path,
+      message: `a schema must be an object or a boolean, not ${describe(schema)}`,
+    });
     return;
   }
   if (depth > 64) {
-    findings.push({ severity: "warning", path, message: "schema nests deeper than 64 levels; not checked further" });
+    findings.push({
+      severity: "warning",
+      path,
+      message: "schema nests deeper than 64 levels; not checked further",
+    });
     return;
   }
   checkType(schema, path, findings);
@@ -53,8 +86,9 @@ function checkSchema(schema: Json, path: string, findings: SchemaFinding[], dept
   checkRequired(schema, path, findings);
   if ("items" in schema) {
     const items = schema.items;
-    if (Array.isArray(items)) items.forEach((item, i) => checkSchema(item, `${path}.items[${i}]`, findings, depth + 1));
-    else checkSchema(items, `${path}.items`, findings, depth + 1);
+    if (Array.isArray(items)) {
+      items.forEach((item, i) => checkSchema(item, `${path}.items[${i}]`, findings, depth + 1));
+    } else checkSchema(items, `${path}.items`, findings, depth + 1);
   }
   for (const key of SUBSCHEMA_SINGLE) {
     if (key in schema) checkSchema(schema[key], path + pathStep(key), findings, depth + 1);
@@ -63,36 +97,71 @@ function checkSchema(schema: Json, path: string, findings: SchemaFinding[], dept
     if (!(key in schema)) continue;
     const list = schema[key];
     if (!Array.isArray(list) || list.length === 0) {
-      findings.push({ severity: "error", path: path + pathStep(key), message: `"${key}" must be a non-empty array of schemas` });
-    } else list.forEach((item, i) => checkSchema(item, `${path}${pathStep(key)}[${i}]`, findings, depth + 1));
+      findings.push({
+        severity: "error",
+        path: path + pathStep(key),
+        message: `"${key}" must be a non-empty array of schemas`,
+      });
+    } else {list.forEach((item, i) =>
+        checkSchema(item, `${path}${pathStep(key)}[${i}]`, findings, depth + 1)
+      );}
   }
   for (const key of SUBSCHEMA_MAPS.filter((k) => k !== "properties" && k in schema)) {
     const map = schema[key];
     if (!isObject(map)) {
-      findings.push({ severity: "error", path: path + pathStep(key), message: `"${key}" must be an object of schemas, not ${describe(map)}` });
-    } else for (const [name, sub] of Object.entries(map)) checkSchema(sub, path + pathStep(key) + pathStep(name), findings, depth + 1);
+      findings.push({
+        severity: "error",
+        path: path + pathStep(key),
+        message: `"${key}" must be an object of schemas, not ${describe(map)}`,
+      });
+    } else {for (const [name, sub] of Object.entries(map)) {
+        checkSchema(sub, path + pathStep(key) + pathStep(name), findings, depth + 1);
+      }}
   }
   if ("enum" in schema && (!Array.isArray(schema.enum) || schema.enum.length === 0)) {
-    findings.push({ severity: "error", path: path + ".enum", message: `"enum" must be a non-empty array, not ${describe(schema.enum)}` });
+    findings.push({
+      severity: "error",
+      path: path + ".enum",
+      message: `"enum" must be a non-empty array, not ${describe(schema.enum)}`,
+    });
   }
   for (const key of NON_NEGATIVE_INTEGERS) {
     if (!(key in schema)) continue;
     const value = schema[key];
     if (typeof value !== "number" || !Number.isInteger(value) || value < 0) {
-      findings.push({ severity: "error", path: path + pathStep(key), message: `"${key}" must be a non-negative integer, not ${JSON.stringify(value)}` });
+      findings.push({
+        severity: "error",
+        path: path + pathStep(key),
+        message: `"${key}" must be a non-negative integer, not ${JSON.stringify(value)}`,
+      });
     }
   }
   for (const key of NUMBERS) {
     if (key in schema && typeof schema[key] !== "number") {
-      findings.push({ severity: "error", path: path + pathStep(key), message: `"${key}" must be a number, not ${describe(schema[key])}` });
+      findings.push({
+        severity: "error",
+        path: path + pathStep(key),
+        message: `"${key}" must be a number, not ${describe(schema[key])}`,
+      });
     }
   }
-  if (typeof schema.minimum === "number" && typeof schema.maximum === "number" && schema.minimum > schema.maximum) {
-    findings.push({ severity: "error", path, message: `"minimum" ${schema.minimum} is above "maximum" ${schema.maximum}` });
+  if (
+    typeof schema.minimum === "number" && typeof schema.maximum === "number" &&
+    schema.minimum > schema.maximum
+  ) {
+    findings.push({
+      severity: "error",
+      path,
+      message: `"minimum" ${schema.minimum} is above "maximum" ${schema.maximum}`,
+    });
   }
   if ("pattern" in schema) checkPattern(schema.pattern, path + ".pattern", findings);
   if ("description" in schema && typeof schema.description !== "string") {
-    findings.push({ severity: "warning", path: path + ".description", message: `"description" should be a string, not ${describe(schema.description)}` });
+    findings.push({
+      severity: "warning",
+      path: path + ".description",
+      message: `"description" should be a string, not ${describe(schema.description)}`,
+    });
   }
 }
 
@@ -101,23 +170,46 @@ function checkType(schema: JsonObject, path: string, findings: SchemaFinding[]) 
   const type = schema.type;
   const list = Array.isArray(type) ? type : [type];
   if (list.length === 0) {
-    findings.push({ severity: "error", path: path + ".type", message: `"type" must not be an empty array` });
+    findings.push({
+      severity: "error",
+      path: path + ".type",
+      message: `"type" must not be an empty array`,
+    });
   }
   for (const item of list) {
     if (typeof item !== "string" || !TYPES.has(item)) {
-      findings.push({ severity: "error", path: path + ".type", message: `unknown type ${JSON.stringify(item)} (expected one of ${[...TYPES].join(", ")})` });
+      findings.push({
+        severity: "error",
+        path: path + ".type",
+        message: `unknown type ${JSON.stringify(item)} (expected one of ${[...TYPES].join(", ")})`,
+      });
     }
   }
-  if (Array.isArray(type) && new Set(type.map((item) => JSON.stringify(item))).size !== type.length) {
-    findings.push({ severity: "warning", path: path + ".type", message: `"type" lists a type twice` });
+  if (
+    Array.isArray(type) && new Set(type.map((item) => JSON.stringify(item))).size !== type.length
+  ) {
+    findings.push({
+      severity: "warning",
+      path: path + ".type",
+      message: `"type" lists a type twice`,
+    });
   }
 }
 
-function checkProperties(schema: JsonObject, path: string, findings: SchemaFinding[], depth: number) {
+function checkProperties(
+  schema: JsonObject,
+  path: string,
+  findings: SchemaFinding[],
+  depth: number,
+) {
   if (!("properties" in schema)) return;
   const properties = schema.properties;
   if (!isObject(properties)) {
-    findings.push({ severity: "error", path: path + ".properties", message: `"properties" must be an object of schemas, not ${describe(properties)}` });
+    findings.push({
+      severity: "error",
+      path: path + ".properties",
+      message: `"properties" must be an object of schemas, not ${describe(properties)}`,
+    });
     return;
   }
   for (const [name, sub] of Object.entries(properties)) {
@@ -129,7 +221,11 @@ function checkRequired(schema: JsonObject, path: string, findings: SchemaFinding
   if (!("required" in schema)) return;
   const required = schema.required;
   if (!Array.isArray(required)) {
-    findings.push({ severity: "error", path: path + ".required", message: `"required" must be an array of strings, not ${describe(required)}` });
+    findings.push({
+      severity: "error",
+      path: path + ".required",
+      message: `"required" must be an array of strings, not ${describe(required)}`,
+    });
     return;
   }
   const declared = isObject(schema.properties) ? schema.properties : undefined;
@@ -138,10 +234,16 @@ function checkRequired(schema: JsonObject, path: string, findings: SchemaFinding
   required.forEach((name, i) => {
     const where = `${path}.required[${i}]`;
     if (typeof name !== "string") {
-      findings.push({ severity: "error", path: where, message: `"required" entries must be strings, not ${describe(name)}` });
+      findings.push({
+        severity: "error",
+        path: where,
+        message: `"required" entries must be strings, not ${describe(name)}`,
+      });
       return;
     }
-    if (seen.has(name)) findings.push({ severity: "warning", path: where, message: `"${name}" is listed twice` });
+    if (seen.has(name)) {
+      findings.push({ severity: "warning", path: where, message: `"${name}" is listed twice` });
+    }
     seen.add(name);
     if (!declared || !(name in declared)) {
       // Legal JSON Schema, but a client building a form cannot know the field.
@@ -156,13 +258,21 @@ function checkRequired(schema: JsonObject, path: string, findings: SchemaFinding
 
 function checkPattern(pattern: Json | undefined, path: string, findings: SchemaFinding[]) {
   if (typeof pattern !== "string") {
-    findings.push({ severity: "error", path, message: `"pattern" must be a string, not ${describe(pattern)}` });
+    findings.push({
+      severity: "error",
+      path,
+      message: `"pattern" must be a string, not ${describe(pattern)}`,
+    });
     return;
   }
   try {
     new RegExp(pattern, "u");
   } catch {
-    findings.push({ severity: "warning", path, message: `"pattern" ${JSON.stringify(pattern)} is not a valid regular expression here` });
+    findings.push({
+      severity: "warning",
+      path,
+      message: `"pattern" ${JSON.stringify(pattern)} is not a valid regular expression here`,
+    });
   }
 }
 
@@ -179,7 +289,11 @@ function checkPattern(pattern: Json | undefined, path: string, findings: SchemaF
 export function checkToolSchema(schema: Json | undefined, path: string): SchemaFinding[] {
   const findings: SchemaFinding[] = [];
   if (!isObject(schema)) {
-    findings.push({ severity: "error", path, message: `must be a JSON Schema object, not ${describe(schema)}` });
+    findings.push({
+      severity: "error",
+      path,
+      message: `must be a JSON Schema object, not ${describe(schema)}`,
+    });
     return findings;
   }
   if (schema.type !== "object") {

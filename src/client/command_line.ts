@@ -37,7 +37,9 @@ export function splitCommandLine(line: string): string[] {
       quote = char;
       inWord = true;
     } else if (char === "\\") {
-      if (i + 1 >= line.length) throw new UsageError(`The command line ends with a lone backslash: ${line}`);
+      if (i + 1 >= line.length) {
+        throw new UsageError(`The command line ends with a lone backslash: ${line}`);
+      }
       i++;
       if (line[i] !== "\n") word += line[i];
       inWord = true;

@@ -30,13 +30,20 @@ export class ConnectionClosedError extends CassetteError {
 
 /** A JSON-RPC error answer, raised by {@linkcode McpConnection.request}. */
 export class RpcError extends CassetteError {
-  constructor(readonly method: string, readonly code: number, readonly rpcMessage: string, readonly data?: Json) {
+  constructor(
+    readonly method: string,
+    readonly code: number,
+    readonly rpcMessage: string,
+    readonly data?: Json,
+  ) {
     super(`${method} failed: ${rpcMessage} (${code})`);
   }
 }
 
 /** What a handler of a server→client request returns. */
-export type ServerRequestAnswer = { result: Json } | { error: { code: number; message: string; data?: Json } };
+export type ServerRequestAnswer = { result: Json } | {
+  error: { code: number; message: string; data?: Json };
+};
 
 /** Answers one request the server sent to us. */
 export type ServerRequestHandler = (
@@ -73,7 +80,9 @@ interface Pending {
 /** The default answer to a server→client request. */
 export function defaultServerRequestAnswer(method: string): ServerRequestAnswer {
   if (method === "ping") return { result: {} };
-  return { error: { code: ErrorCode.MethodNotFound, message: `mcp-cassette does not handle ${method}` } };
+  return {
+    error: { code: ErrorCode.MethodNotFound, message: `mcp-cassette does not handle ${method}` },
+  };
 }
 
 /**
@@ -118,7 +127,11 @@ export class McpConnection {
    * Sends a request and resolves with the whole response message (a result
    * or an error). Rejects on timeout or when the server goes away.
    */
-  call(method: string, params?: JsonObject | Json[], options: RequestOptions = {}): Promise<JsonRpcMessage> {
+  call(
+    method: string,
+    params?: JsonObject | Json[],
+    options: RequestOptions = {},
+  ): Promise<JsonRpcMessage> {
     const id = this.#nextId++;
     const message: JsonRpcMessage = { jsonrpc: "2.0", id, method };
     if (params !== undefined) message.params = params;
@@ -126,7 +139,11 @@ export class McpConnection {
   }
 
   /** Sends a request and resolves with its result; an error answer rejects with {@linkcode RpcError}. */
-  async request(method: string, params?: JsonObject, options: RequestOptions = {}): Promise<JsonObject> {
+  async request(
+    method: string,
+    params?: JsonObject,
+    options: RequestOptions = {},
+  ): Promise<JsonObject> {
     const response = await this.call(method, params, options);
     if (response.error) {
       throw new RpcError(method, response.error.code, response.error.message, response.error.data);
@@ -235,7 +252,9 @@ export class McpConnection {
   #fail(error: Error) {
     if (this.#ended) return;
     this.#ended = true;
-    const failure = error instanceof CassetteError ? error : new ServerUnreachableError(error.message);
+    const failure = error instanceof CassetteError
+      ? error
+      : new ServerUnreachableError(error.message);
     this.#endReason = `: ${failure.message}`;
     for (const [key, pending] of this.#pending) {
       clearTimeout(pending.timer);

@@ -20,7 +20,10 @@ export interface TransportFactoryOptions {
 }
 
 /** Makes a transport connected to `target` (for `http`: a URL). */
-export type TransportFactory = (target: string, options: TransportFactoryOptions) => ClientTransport;
+export type TransportFactory = (
+  target: string,
+  options: TransportFactoryOptions,
+) => ClientTransport;
 
 /** The transport kinds that can be registered. */
 export type TransportKind = "http";

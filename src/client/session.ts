@@ -58,11 +58,15 @@ export async function initialize(
   } catch (error) {
     if (error instanceof ServerUnreachableError) throw error;
     if (error instanceof RpcError) {
-      throw new ServerUnreachableError(`${connection.transport.describe} refused initialize: ${error.rpcMessage}`);
+      throw new ServerUnreachableError(
+        `${connection.transport.describe} refused initialize: ${error.rpcMessage}`,
+      );
     }
     const message = error instanceof CassetteError ? error.message : String(error);
     throw new ServerUnreachableError(
-      `${connection.transport.describe} did not complete initialize: ${message}${stderrHint(connection)}`,
+      `${connection.transport.describe} did not complete initialize: ${message}${
+        stderrHint(connection)
+      }`,
     );
   }
   await connection.notify("notifications/initialized");
@@ -94,9 +98,13 @@ export async function listAll(
   const seen = new Set<string>();
   let cursor: string | undefined;
   for (let page = 0; page < MAX_PAGES; page++) {
-    const result = await connection.request(method, cursor === undefined ? {} : { cursor }, options);
+    const result = await connection.request(
+      method,
+      cursor === undefined ? {} : { cursor },
+      options,
+    );
     const list = result[key];
-    if (Array.isArray(list)) for (const item of list) items.push(asObject(item));
+    if (Array.isArray(list)) { for (const item of list) items.push(asObject(item)); }
     const next = result.nextCursor;
     if (typeof next !== "string" || next === "" || seen.has(next)) return items;
     seen.add(next);

@@ -25,7 +25,9 @@ export interface StdioTransportOptions {
 
 /** Quotes a command line for messages. */
 export function formatCommand(command: readonly string[]): string {
-  return command.map((part) => (/^[\w@%+=:,./-]+$/.test(part) ? part : JSON.stringify(part))).join(" ");
+  return command.map((part) => (/^[\w@%+=:,./-]+$/.test(part) ? part : JSON.stringify(part))).join(
+    " ",
+  );
 }
 
 /**
@@ -50,11 +52,15 @@ export class StdioClientTransport implements ClientTransport {
 
   constructor(readonly command: readonly string[], options: StdioTransportOptions = {}) {
     this.describe = `the server command "${formatCommand(command)}"`;
-    if (command.length === 0) throw new ServerUnreachableError("Cannot start the server: the command is empty");
+    if (command.length === 0) {
+      throw new ServerUnreachableError("Cannot start the server: the command is empty");
+    }
     try {
       this.#child = runtime.spawnPiped(command, { cwd: options.cwd, env: options.env });
     } catch (error) {
-      throw new ServerUnreachableError(`Cannot start ${this.describe}: ${(error as Error).message}`);
+      throw new ServerUnreachableError(
+        `Cannot start ${this.describe}: ${(error as Error).message}`,
+      );
     }
     this.closed = this.#child.exited.then(
       (code) => {
@@ -63,7 +69,11 @@ export class StdioClientTransport implements ClientTransport {
       },
       (error: Error & { code?: string }) => {
         const code = error.code;
-        const why = code === "ENOENT" ? "no such program" : code === "EACCES" ? "permission denied" : error.message;
+        const why = code === "ENOENT"
+          ? "no such program"
+          : code === "EACCES"
+          ? "permission denied"
+          : error.message;
         throw new ServerUnreachableError(`Cannot start ${this.describe}: ${why}`);
       },
     );

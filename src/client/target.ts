@@ -21,7 +21,9 @@ export type ServerTarget =
  */
 export function assertTargetAvailable(target: ServerTarget, commandName: string): void {
   if (target.kind === "http" && !transportFactory("http")) {
-    throw new UsageError(`${commandName} --url needs the HTTP transport, which this build does not have yet`);
+    throw new UsageError(
+      `${commandName} --url needs the HTTP transport, which this build does not have yet`,
+    );
   }
 }
 

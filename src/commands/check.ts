@@ -6,7 +6,7 @@
 import type { Command, CommandInput } from "../cli/command.ts";
 import { flag, stringOption } from "../cli/command.ts";
 import { printOut } from "../cli/output.ts";
-import { UsageError, ExitCode } from "../errors.ts";
+import { ExitCode, UsageError } from "../errors.ts";
 import { splitCommandLine } from "../client/command_line.ts";
 import { assertTargetAvailable, openTransport } from "../client/target.ts";
 import type { ServerTarget } from "../client/target.ts";
@@ -17,7 +17,9 @@ import { formatCheckJson, formatCheckText } from "../check/report.ts";
 export function positiveInt(value: string | undefined, name: string, fallback: number): number {
   if (value === undefined) return fallback;
   const parsed = Number(value);
-  if (!Number.isInteger(parsed) || parsed <= 0) throw new UsageError(`--${name} must be a positive integer, not "${value}"`);
+  if (!Number.isInteger(parsed) || parsed <= 0) {
+    throw new UsageError(`--${name} must be a positive integer, not "${value}"`);
+  }
   return parsed;
 }
 
@@ -25,18 +27,25 @@ export function positiveInt(value: string | undefined, name: string, fallback: n
 export function targetFromInput(input: CommandInput, commandName: string): ServerTarget {
   const stdio = stringOption(input.values, "stdio");
   const url = stringOption(input.values, "url");
-  const given = [stdio !== undefined, url !== undefined, input.rest.length > 0].filter(Boolean).length;
+  const given =
+    [stdio !== undefined, url !== undefined, input.rest.length > 0].filter(Boolean).length;
   if (given === 0) {
-    throw new UsageError(`${commandName} needs a server: --stdio "COMMAND LINE", --url URL, or -- COMMAND ARGS…`);
+    throw new UsageError(
+      `${commandName} needs a server: --stdio "COMMAND LINE", --url URL, or -- COMMAND ARGS…`,
+    );
   }
-  if (given > 1) throw new UsageError(`${commandName} takes one server: --stdio, --url or a command after --`);
+  if (given > 1) {
+    throw new UsageError(`${commandName} takes one server: --stdio, --url or a command after --`);
+  }
   if (url !== undefined) {
     const target: ServerTarget = { kind: "http", url };
     assertTargetAvailable(target, commandName);
     return target;
   }
   const command = stdio !== undefined ? splitCommandLine(stdio) : input.rest;
-  if (command.length === 0) throw new UsageError(`${commandName}: the server command line is empty`);
+  if (command.length === 0) {
+    throw new UsageError(`${commandName}: the server command line is empty`);
+  }
   return { kind: "stdio", command };
 }
 
@@ -53,13 +62,24 @@ export const command: Command = {
     "error). The report holds no timings, so a live run and a run against a replay print the same.",
   takesRest: true,
   options: {
-    stdio: { type: "string", valueName: "COMMAND", description: "Server command line, split like a shell would" },
+    stdio: {
+      type: "string",
+      valueName: "COMMAND",
+      description: "Server command line, split like a shell would",
+    },
     url: { type: "string", valueName: "URL", description: "Server URL (Streamable HTTP)" },
     json: { type: "boolean", description: "Print the report as JSON" },
-    "timeout-ms": { type: "string", valueName: "MS", description: "Time each request may take", default: "10000" },
+    "timeout-ms": {
+      type: "string",
+      valueName: "MS",
+      description: "Time each request may take",
+      default: "10000",
+    },
   },
   async run(input) {
-    if (input.positionals.length > 0) throw new UsageError(`check takes no positional arguments (got "${input.positionals[0]}")`);
+    if (input.positionals.length > 0) {
+      throw new UsageError(`check takes no positional arguments (got "${input.positionals[0]}")`);
+    }
     const target = targetFromInput(input, "check");
     const timeoutMs = positiveInt(stringOption(input.values, "timeout-ms"), "timeout-ms", 10_000);
     const report = await runCheck(openTransport(target, "check"), { timeoutMs });

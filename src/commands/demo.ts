@@ -22,7 +22,11 @@ export const command: Command = {
     "the same server (grade A) and against a regressed twin whose tools/list is identical but whose " +
     "answers drifted: a number changed and a JSON field was renamed. Exits 0 when verify caught both.",
   options: {
-    out: { type: "string", valueName: "DIR", description: "Keep the demo cassette in DIR (default: a temp dir)" },
+    out: {
+      type: "string",
+      valueName: "DIR",
+      description: "Keep the demo cassette in DIR (default: a temp dir)",
+    },
     color: { type: "boolean", description: "Colour the reports (NO_COLOR still wins)" },
     serve: {
       type: "string",

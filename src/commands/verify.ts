@@ -17,7 +17,13 @@ import type { GradeLetter } from "../verify/grade.ts";
 import { buildPlan } from "../verify/plan.ts";
 import type { VerifyPlan } from "../verify/plan.ts";
 import { compileIgnorePaths } from "../verify/normalize.ts";
-import { formatBadge, formatJson, formatJunit, formatMarkdown, formatText } from "../verify/report.ts";
+import {
+  formatBadge,
+  formatJson,
+  formatJunit,
+  formatMarkdown,
+  formatText,
+} from "../verify/report.ts";
 import type { VerifyReport } from "../verify/run.ts";
 import { verifyCassette } from "../verify/mod.ts";
 import { positiveInt, targetFromInput } from "./check.ts";
@@ -37,13 +43,17 @@ export function formatDryRun(cassette: string, plan: VerifyPlan): string {
   let sent = 0;
   let skipped = 0;
   for (const session of plan.sessions) {
-    if (plan.sessions.length > 1) lines.push(`  session ${session.session ?? "(default)"}: a fresh server`);
+    if (plan.sessions.length > 1) {
+      lines.push(`  session ${session.session ?? "(default)"}: a fresh server`);
+    }
     for (const step of session.steps) {
       if (step.kind === "notification") {
         lines.push(`  notify ${step.message.method}`);
         continue;
       }
-      const name = `#${step.index} ${step.method}${step.target !== undefined ? ` ${step.target}` : ""}`;
+      const name = `#${step.index} ${step.method}${
+        step.target !== undefined ? ` ${step.target}` : ""
+      }`;
       if (step.skip) {
         skipped++;
         lines.push(`  skip   ${name}  (${step.skip})`);
@@ -76,7 +86,8 @@ function dryRunJson(plan: VerifyPlan): string {
 }
 
 function optionalTarget(input: CommandInput): ServerTarget | undefined {
-  const given = stringOption(input.values, "stdio") !== undefined || stringOption(input.values, "url") !== undefined ||
+  const given = stringOption(input.values, "stdio") !== undefined ||
+    stringOption(input.values, "url") !== undefined ||
     input.rest.length > 0;
   return given ? targetFromInput(input, "verify") : undefined;
 }
@@ -98,7 +109,7 @@ async function writeReports(input: CommandInput, report: VerifyReport): Promise<
 export const command: Command = {
   name: "verify",
   summary: "Re-send a cassette to a new server build, grade the regressions",
-  usage: "verify CASSETTE (-- COMMAND ARGS… | --stdio \"COMMAND LINE\" | --url URL) [options]",
+  usage: 'verify CASSETTE (-- COMMAND ARGS… | --stdio "COMMAND LINE" | --url URL) [options]',
   description:
     "Re-sends the recorded client requests and notifications of CASSETTE to a live server, answers " +
     "the server's own requests (sampling, elicitation, roots, ping) from the recording, and compares " +
@@ -110,30 +121,62 @@ export const command: Command = {
     "Exit 1 when a gate (--min-grade, --fail-on-regression) is not met. See docs/verify.md.",
   takesRest: true,
   options: {
-    stdio: { type: "string", valueName: "COMMAND", description: "Server command line, split like a shell would" },
+    stdio: {
+      type: "string",
+      valueName: "COMMAND",
+      description: "Server command line, split like a shell would",
+    },
     url: { type: "string", valueName: "URL", description: "Server URL (Streamable HTTP)" },
-    "timeout-ms": { type: "string", valueName: "MS", description: "Time each request may take", default: "10000" },
+    "timeout-ms": {
+      type: "string",
+      valueName: "MS",
+      description: "Time each request may take",
+      default: "10000",
+    },
     "ignore-path": {
       type: "string",
       multiple: true,
       valueName: "PATH",
-      description: "Leave a response path out of the comparison; [] matches any index (result.content[].text)",
+      description:
+        "Leave a response path out of the comparison; [] matches any index (result.content[].text)",
     },
-    "allow-reorder": { type: "boolean", description: "A list with the same members in another order still matches" },
-    "allow-destructive": { type: "boolean", description: "Also re-send calls to tools annotated destructiveHint: true" },
-    "dry-run": { type: "boolean", description: "List what would be sent, without starting the server" },
-    update: { type: "boolean", description: "Write the live session over CASSETTE as a fresh recording" },
-    "min-grade": { type: "string", valueName: "LETTER", description: "Exit 1 below this grade (A-F)" },
+    "allow-reorder": {
+      type: "boolean",
+      description: "A list with the same members in another order still matches",
+    },
+    "allow-destructive": {
+      type: "boolean",
+      description: "Also re-send calls to tools annotated destructiveHint: true",
+    },
+    "dry-run": {
+      type: "boolean",
+      description: "List what would be sent, without starting the server",
+    },
+    update: {
+      type: "boolean",
+      description: "Write the live session over CASSETTE as a fresh recording",
+    },
+    "min-grade": {
+      type: "string",
+      valueName: "LETTER",
+      description: "Exit 1 below this grade (A-F)",
+    },
     "fail-on-regression": { type: "boolean", description: "Exit 1 when any exchange fails" },
     json: { type: "boolean", description: "Print the report as JSON" },
     markdown: { type: "boolean", description: "Print the report as Markdown" },
     junit: { type: "string", valueName: "FILE", description: "Also write a JUnit XML report" },
-    badge: { type: "string", valueName: "FILE", description: "Also write a shields.io endpoint badge JSON" },
+    badge: {
+      type: "string",
+      valueName: "FILE",
+      description: "Also write a shields.io endpoint badge JSON",
+    },
     color: { type: "boolean", description: "Colour the console report (NO_COLOR still wins)" },
   },
   async run(input) {
     if (input.positionals.length !== 1) {
-      throw new UsageError(`verify takes one cassette, got ${input.positionals.length} positional argument(s)`);
+      throw new UsageError(
+        `verify takes one cassette, got ${input.positionals.length} positional argument(s)`,
+      );
     }
     const [cassettePath] = input.positionals;
     const minGrade = parseGrade(stringOption(input.values, "min-grade"));
@@ -144,11 +187,17 @@ export const command: Command = {
     if (flag(input.values, "dry-run")) {
       optionalTarget(input);
       const plan = buildPlan(await loadCassette(cassettePath), { allowDestructive });
-      await printOut(flag(input.values, "json") ? dryRunJson(plan) : formatDryRun(cassettePath, plan));
+      await printOut(
+        flag(input.values, "json") ? dryRunJson(plan) : formatDryRun(cassettePath, plan),
+      );
       return ExitCode.Ok;
     }
     const target = optionalTarget(input);
-    if (!target) throw new UsageError(`verify needs a server: -- COMMAND ARGS…, --stdio "COMMAND LINE" or --url URL`);
+    if (!target) {
+      throw new UsageError(
+        `verify needs a server: -- COMMAND ARGS…, --stdio "COMMAND LINE" or --url URL`,
+      );
+    }
     const report = await verifyCassette({
       cassette: cassettePath,
       target,

@@ -50,8 +50,11 @@ export async function recordScript(
     onServerRequest: options.onServerRequest,
     observe(dir, frame) {
       const t = Math.round(performance.now() - start);
-      if (frame !== null && typeof frame === "object" && !Array.isArray(frame) && typeof frame.raw === "string" &&
-        Object.keys(frame).length === 1) {
+      if (
+        frame !== null && typeof frame === "object" && !Array.isArray(frame) &&
+        typeof frame.raw === "string" &&
+        Object.keys(frame).length === 1
+      ) {
         entries.push({ type: "raw", t, dir, text: frame.raw });
       } else entries.push({ type: "message", t, dir, msg: frame as Json });
     },

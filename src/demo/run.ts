@@ -36,22 +36,32 @@ export function demoServerCommand(variant: DemoVariant): string[] {
 }
 
 /** Runs the demo; `outDir` keeps the cassette there (default: a temp dir). */
-export async function runDemo(options: { outDir?: string; color?: boolean } = {}): Promise<DemoOutcome> {
+export async function runDemo(
+  options: { outDir?: string; color?: boolean } = {},
+): Promise<DemoOutcome> {
   const dir = options.outDir ?? await runtime.makeTempDir("mcp-cassette-demo-");
   if (options.outDir) await runtime.mkdir(options.outDir);
   const cassette = `${dir.replace(/[\\/]$/, "")}/demo.cassette.jsonl`;
   await recordScript(demoServerCommand("healthy"), DEMO_SCRIPT, cassette);
   const verify = (variant: DemoVariant) =>
-    verifyCassette({ cassette, target: { kind: "stdio", command: demoServerCommand(variant) }, serverName: variant });
+    verifyCassette({
+      cassette,
+      target: { kind: "stdio", command: demoServerCommand(variant) },
+      serverName: variant,
+    });
   const healthy = await verify("healthy");
   const regressed = await verify("regressed");
-  const asExpected = healthy.grade.letter === "A" && healthy.failed === 0 && regressed.grade.letter !== "A" &&
+  const asExpected = healthy.grade.letter === "A" && healthy.failed === 0 &&
+    regressed.grade.letter !== "A" &&
     regressed.kinds["value-change"] > 0 && regressed.kinds["structure-change"] > 0;
   const color = options.color ?? false;
   const text = [
     `Recorded ${DEMO_SCRIPT.length + 1} requests against the healthy demo server into ${cassette}`,
     "",
-    formatText(healthy, { color, title: "== verify against the HEALTHY server (expect grade A, no regressions) ==" }),
+    formatText(healthy, {
+      color,
+      title: "== verify against the HEALTHY server (expect grade A, no regressions) ==",
+    }),
     formatText(regressed, {
       color,
       title: "== verify against the REGRESSED twin (same tools/list, drifted behaviour) ==",

@@ -59,7 +59,9 @@ export async function serveStdio(spec: ServerSpec): Promise<void> {
   const writer = runtime.stdout.getWriter();
   let chain = Promise.resolve();
   const send = (message: JsonRpcMessage) => {
-    chain = chain.then(() => writer.write(encoder.encode(JSON.stringify(message) + "\n"))).catch(() => {});
+    chain = chain.then(() => writer.write(encoder.encode(JSON.stringify(message) + "\n"))).catch(
+      () => {},
+    );
     return chain;
   };
   let nextId = 1;
@@ -76,11 +78,26 @@ export async function serveStdio(spec: ServerSpec): Promise<void> {
   };
   const handle = async (message: JsonRpcMessage & { id: JsonRpcId; method: string }) => {
     try {
-      const result = await dispatch(spec, message.method, (message.params ?? {}) as JsonObject, context);
+      const result = await dispatch(
+        spec,
+        message.method,
+        (message.params ?? {}) as JsonObject,
+        context,
+      );
       await send({ jsonrpc: "2.0", id: message.id, result });
     } catch (error) {
-      const fault = error instanceof RpcFault ? error : new RpcFault(ErrorCode.InternalError, String(error));
-      await send({ jsonrpc: "2.0", id: message.id, error: { code: fault.code, message: fault.message, ...(fault.data !== undefined ? { data: fault.data } : {}) } });
+      const fault = error instanceof RpcFault
+        ? error
+        : new RpcFault(ErrorCode.InternalError, String(error));
+      await send({
+        jsonrpc: "2.0",
+        id: message.id,
+        error: {
+          code: fault.code,
+          message: fault.message,
+          ...(fault.data !== undefined ? { data: fault.data } : {}),
+        },
+      });
     }
   };
   const inFlight = new Set<Promise<void>>();
@@ -90,7 +107,11 @@ export async function serveStdio(spec: ServerSpec): Promise<void> {
     try {
       message = JSON.parse(line);
     } catch {
-      await send({ jsonrpc: "2.0", id: null, error: { code: ErrorCode.ParseError, message: "Parse error" } });
+      await send({
+        jsonrpc: "2.0",
+        id: null,
+        error: { code: ErrorCode.ParseError, message: "Parse error" },
+      });
       continue;
     }
     const kind = classify(message);
@@ -99,8 +120,7 @@ export async function serveStdio(spec: ServerSpec): Promise<void> {
       const work = handle(message as JsonRpcMessage & { id: JsonRpcId; method: string });
       inFlight.add(work);
       work.finally(() => inFlight.delete(work));
-    }
-    else if (kind === "response" || kind === "error") {
+    } else if (kind === "response" || kind === "error") {
       const resolve = waiting.get(message.id as JsonRpcId);
       waiting.delete(message.id as JsonRpcId);
       resolve?.(message);
@@ -108,18 +128,27 @@ export async function serveStdio(spec: ServerSpec): Promise<void> {
   }
   // Answer what was asked before stdin closed, unless it waits on the client.
   let timer: ReturnType<typeof setTimeout> | undefined;
-  await Promise.race([Promise.all(inFlight), new Promise((resolve) => (timer = setTimeout(resolve, 1000)))]);
+  await Promise.race([
+    Promise.all(inFlight),
+    new Promise((resolve) => (timer = setTimeout(resolve, 1000))),
+  ]);
   clearTimeout(timer);
   await chain;
 }
 
-async function dispatch(spec: ServerSpec, method: string, params: JsonObject, context: ServerContext): Promise<Json> {
+async function dispatch(
+  spec: ServerSpec,
+  method: string,
+  params: JsonObject,
+  context: ServerContext,
+): Promise<Json> {
   const extra = spec.methods?.[method];
   if (extra) return await extra(params, context);
   switch (method) {
     case "initialize":
       return {
-        protocolVersion: spec.protocolVersion ?? (typeof params.protocolVersion === "string" ? params.protocolVersion : "2025-11-25"),
+        protocolVersion: spec.protocolVersion ??
+          (typeof params.protocolVersion === "string" ? params.protocolVersion : "2025-11-25"),
         capabilities: { tools: {} },
         serverInfo: { name: spec.name, version: spec.version },
       };
@@ -129,8 +158,11 @@ async function dispatch(spec: ServerSpec, method: string, params: JsonObject, co
       return { tools: spec.tools.map((tool) => tool.definition) };
     case "tools/call": {
       const tool = spec.tools.find((candidate) => candidate.definition.name === params.name);
-      if (!tool) throw new RpcFault(ErrorCode.InvalidParams, `Unknown tool: ${String(params.name)}`);
-      const args = params.arguments !== null && typeof params.arguments === "object" && !Array.isArray(params.arguments)
+      if (!tool) {
+        throw new RpcFault(ErrorCode.InvalidParams, `Unknown tool: ${String(params.name)}`);
+      }
+      const args = params.arguments !== null && typeof params.arguments === "object" &&
+          !Array.isArray(params.arguments)
         ? params.arguments
         : {};
       return await tool.call(args, context);

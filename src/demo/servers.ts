@@ -42,7 +42,11 @@ function convertTool(variant: DemoVariant): ToolSpec {
     definition: {
       name: "convert_currency",
       description: "Converts an amount from EUR to USD",
-      inputSchema: { type: "object", properties: { amount: { type: "number" } }, required: ["amount"] },
+      inputSchema: {
+        type: "object",
+        properties: { amount: { type: "number" } },
+        required: ["amount"],
+      },
       annotations: { readOnlyHint: true },
     },
     call(args) {
@@ -57,7 +61,11 @@ const echoTool: ToolSpec = {
   definition: {
     name: "echo",
     description: "Echoes a message back",
-    inputSchema: { type: "object", properties: { message: { type: "string" } }, required: ["message"] },
+    inputSchema: {
+      type: "object",
+      properties: { message: { type: "string" } },
+      required: ["message"],
+    },
   },
   call: (args) => textResult(String(args.message ?? "")),
 };
@@ -65,7 +73,11 @@ const echoTool: ToolSpec = {
 /** The server definition of a variant. */
 export function demoServer(variant: DemoVariant): ServerSpec {
   // Same name and version for both: the twin looks identical from outside.
-  return { name: "travel-helper", version: "1.4.0", tools: [weatherTool(variant), convertTool(variant), echoTool] };
+  return {
+    name: "travel-helper",
+    version: "1.4.0",
+    tools: [weatherTool(variant), convertTool(variant), echoTool],
+  };
 }
 
 /** Serves a variant on stdio (what `demo --serve` runs). */

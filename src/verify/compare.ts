@@ -65,7 +65,13 @@ class Differ {
     const beforeType = typeName(before);
     const afterType = typeName(after);
     if (beforeType !== afterType) {
-      this.found.push({ kind: "structure-change", path, before, after, note: `type ${beforeType} → ${afterType}` });
+      this.found.push({
+        kind: "structure-change",
+        path,
+        before,
+        after,
+        note: `type ${beforeType} → ${afterType}`,
+      });
     } else if (beforeType === "array") {
       this.walkArray(before as Json[], after as Json[], path);
     } else if (beforeType === "object") {
@@ -79,9 +85,21 @@ class Differ {
     const keys = [...new Set([...Object.keys(before), ...Object.keys(after)])].sort();
     for (const key of keys) {
       const where = path + pathStep(key);
-      if (!(key in after)) this.found.push({ kind: "structure-change", path: where, before: before[key], note: "key removed" });
-      else if (!(key in before)) this.found.push({ kind: "structure-change", path: where, after: after[key], note: "key added" });
-      else this.walk(before[key], after[key], where);
+      if (!(key in after)) {
+        this.found.push({
+          kind: "structure-change",
+          path: where,
+          before: before[key],
+          note: "key removed",
+        });
+      } else if (!(key in before)) {
+        this.found.push({
+          kind: "structure-change",
+          path: where,
+          after: after[key],
+          note: "key added",
+        });
+      } else this.walk(before[key], after[key], where);
       if (this.full) return;
     }
   }
@@ -90,7 +108,13 @@ class Differ {
     if (stableStringify(before) === stableStringify(after)) return;
     if (before.length === after.length && multisetKey(before) === multisetKey(after)) {
       if (!this.options.allowReorder) {
-        this.found.push({ kind: "ordering-change", path, before, after, note: "same members, other order" });
+        this.found.push({
+          kind: "ordering-change",
+          path,
+          before,
+          after,
+          note: "same members, other order",
+        });
       }
       return;
     }
@@ -125,7 +149,9 @@ export function compareAnswers(
   options: CompareOptions,
   why = "no answer",
 ): Regression[] {
-  if (!live) return [{ kind: "missing-response", path: "$", before: answerClass(recorded), note: why }];
+  if (!live) {
+    return [{ kind: "missing-response", path: "$", before: answerClass(recorded), note: why }];
+  }
   const recordedIsError = recorded.error !== undefined;
   const liveIsError = live.error !== undefined;
   if (recordedIsError !== liveIsError) {
@@ -138,7 +164,9 @@ export function compareAnswers(
     }];
   }
   const path = recordedIsError ? "$.error" : "$.result";
-  const pick = (message: JsonRpcMessage): Json => (recordedIsError ? message.error as unknown as Json : message.result ?? null);
+  const pick = (
+    message: JsonRpcMessage,
+  ): Json => (recordedIsError ? message.error as unknown as Json : message.result ?? null);
   const before = normalizeAnswer(pick(recorded), path, options.ignore);
   const after = normalizeAnswer(pick(live), path, options.ignore);
   const differ = new Differ(options);
@@ -148,5 +176,7 @@ export function compareAnswers(
 
 /** The most severe kind among `regressions`. */
 export function worstKind(regressions: readonly Regression[]): RegressionKind | undefined {
-  return REGRESSION_KINDS.find((kind) => regressions.some((regression) => regression.kind === kind));
+  return REGRESSION_KINDS.find((kind) =>
+    regressions.some((regression) => regression.kind === kind)
+  );
 }

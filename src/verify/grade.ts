@@ -75,14 +75,19 @@ export function gradeExchanges(exchanges: readonly GradedExchange[]): Grade {
   const dimensions = {
     responsiveness: share((exchange) => !has(exchange, "missing-response")),
     matchRate: share((exchange) => exchange.regressions.length === 0),
-    errorParity: share((exchange) => !has(exchange, "missing-response") && !has(exchange, "error-status-change")),
-    structuralStability: share((exchange) => !has(exchange, "missing-response") && !has(exchange, "structure-change")),
+    errorParity: share((exchange) =>
+      !has(exchange, "missing-response") && !has(exchange, "error-status-change")
+    ),
+    structuralStability: share((exchange) =>
+      !has(exchange, "missing-response") && !has(exchange, "structure-change")
+    ),
   };
   const raw = GRADE_WEIGHTS.responsiveness * dimensions.responsiveness +
     GRADE_WEIGHTS.matchRate * dimensions.matchRate +
     GRADE_WEIGHTS.errorParity * dimensions.errorParity +
     GRADE_WEIGHTS.structuralStability * dimensions.structuralStability;
   const score = Math.round(raw * 10) / 10;
-  const capped = exchanges.some((exchange) => has(exchange, "missing-response")) && meetsGrade(letterOf(score), "C");
+  const capped = exchanges.some((exchange) => has(exchange, "missing-response")) &&
+    meetsGrade(letterOf(score), "C");
   return { score, letter: capped ? "D" : letterOf(score), capped, dimensions, graded: total };
 }

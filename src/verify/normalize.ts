@@ -9,7 +9,8 @@
 import type { Json, JsonObject } from "../jsonrpc.ts";
 import { pathStep, tryParseJson } from "../json.ts";
 
-const ISO_TIMESTAMP = /\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?/g;
+const ISO_TIMESTAMP =
+  /\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?/g;
 const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/gi;
 const MASKED_KEYS = /^(?:_meta|ttlMs|(?:mcp[-_]?)?session[-_]?id)$/i;
 
@@ -93,7 +94,11 @@ function walk(value: Json, path: string, patterns: readonly IgnorePattern[]): Js
  * // { at: "<timestamp>" }
  * ```
  */
-export function normalizeAnswer(payload: Json, path: string, patterns: readonly IgnorePattern[]): Json {
+export function normalizeAnswer(
+  payload: Json,
+  path: string,
+  patterns: readonly IgnorePattern[],
+): Json {
   const expanded = path === "$.result" ? expandTextJson(payload) : payload;
   return walk(expanded, path, patterns) ?? IGNORED;
 }

@@ -67,8 +67,13 @@ function isObject(value: unknown): value is JsonObject {
 /** The name a request acts on, for reports and for destructive skipping. */
 export function requestTarget(method: string, params: unknown): string | undefined {
   if (!isObject(params)) return undefined;
-  if ((method === "tools/call" || method === "prompts/get") && typeof params.name === "string") return params.name;
-  if ((method === "resources/read" || method.startsWith("resources/")) && typeof params.uri === "string") return params.uri;
+  if ((method === "tools/call" || method === "prompts/get") && typeof params.name === "string") {
+    return params.name;
+  }
+  if (
+    (method === "resources/read" || method.startsWith("resources/")) &&
+    typeof params.uri === "string"
+  ) return params.uri;
   return undefined;
 }
 
@@ -80,8 +85,10 @@ function destructiveToolsOf(cassette: Cassette): Set<string> {
     const result = entry.msg.result;
     if (!isObject(result) || !Array.isArray(result.tools)) continue;
     for (const tool of result.tools) {
-      if (isObject(tool) && typeof tool.name === "string" && isObject(tool.annotations) &&
-        tool.annotations.destructiveHint === true) names.add(tool.name);
+      if (
+        isObject(tool) && typeof tool.name === "string" && isObject(tool.annotations) &&
+        tool.annotations.destructiveHint === true
+      ) names.add(tool.name);
     }
   }
   return names;
@@ -99,7 +106,11 @@ export function buildPlan(cassette: Cassette, options: PlanOptions = {}): Verify
     const key = name ?? "";
     let session = sessions.get(key);
     if (!session) {
-      session = { ...(name !== undefined ? { session: name } : {}), steps: [], serverAnswers: new Map() };
+      session = {
+        ...(name !== undefined ? { session: name } : {}),
+        steps: [],
+        serverAnswers: new Map(),
+      };
       sessions.set(key, session);
     }
     return session;
@@ -113,17 +124,28 @@ export function buildPlan(cassette: Cassette, options: PlanOptions = {}): Verify
     if (entry.dir === "c2s") {
       if (kind === "request") {
         const method = message.method!;
-        const step: RequestStep = { kind: "request", index: ++index, method, recordedId: message.id as JsonRpcId };
+        const step: RequestStep = {
+          kind: "request",
+          index: ++index,
+          method,
+          recordedId: message.id as JsonRpcId,
+        };
         if (message.params !== undefined) step.params = message.params;
         const target = requestTarget(method, message.params);
         if (target !== undefined) step.target = target;
-        if (method === "tools/call" && target !== undefined && destructiveTools.has(target) && !options.allowDestructive) {
+        if (
+          method === "tools/call" && target !== undefined && destructiveTools.has(target) &&
+          !options.allowDestructive
+        ) {
           step.skip = "destructive tool (use --allow-destructive)";
         }
         openClientRequests.set(key, step);
         session.steps.push(step);
       } else if (kind === "notification") {
-        session.steps.push({ kind: "notification", message: message as JsonRpcMessage & { method: string } });
+        session.steps.push({
+          kind: "notification",
+          message: message as JsonRpcMessage & { method: string },
+        });
       } else if (kind === "response" || kind === "error") {
         const method = openServerRequests.get(key);
         if (method === undefined) continue;

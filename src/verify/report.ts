@@ -20,7 +20,13 @@ export interface TextOptions {
   title?: string;
 }
 
-const ANSI = { red: "\x1b[31m", green: "\x1b[32m", yellow: "\x1b[33m", dim: "\x1b[2m", reset: "\x1b[0m" };
+const ANSI = {
+  red: "\x1b[31m",
+  green: "\x1b[32m",
+  yellow: "\x1b[33m",
+  dim: "\x1b[2m",
+  reset: "\x1b[0m",
+};
 
 function paint(text: string, colour: keyof typeof ANSI, enabled: boolean): string {
   return enabled ? `${ANSI[colour]}${text}${ANSI.reset}` : text;
@@ -37,19 +43,31 @@ export function showValue(value: Json | undefined, max = 60): string {
 export function describeRegression(regression: Regression): string {
   const note = regression.note ? ` (${regression.note})` : "";
   if (regression.kind === "missing-response") return `${regression.path}: no answer${note}`;
-  if (regression.note === "key removed") return `${regression.path}: key removed, was ${showValue(regression.before)}`;
-  if (regression.note === "key added") return `${regression.path}: key added, now ${showValue(regression.after)}`;
-  if (regression.kind === "value-change" && regression.note) return `${regression.path}: ${regression.note}`;
-  return `${regression.path}: ${showValue(regression.before)} → ${showValue(regression.after)}${note}`;
+  if (regression.note === "key removed") {
+    return `${regression.path}: key removed, was ${showValue(regression.before)}`;
+  }
+  if (regression.note === "key added") {
+    return `${regression.path}: key added, now ${showValue(regression.after)}`;
+  }
+  if (regression.kind === "value-change" && regression.note) {
+    return `${regression.path}: ${regression.note}`;
+  }
+  return `${regression.path}: ${showValue(regression.before)} → ${
+    showValue(regression.after)
+  }${note}`;
 }
 
 /** The name of an exchange: `#3 tools/call add`. */
 export function exchangeName(exchange: ExchangeResult): string {
-  return `#${exchange.index} ${exchange.method}${exchange.target !== undefined ? ` ${exchange.target}` : ""}`;
+  return `#${exchange.index} ${exchange.method}${
+    exchange.target !== undefined ? ` ${exchange.target}` : ""
+  }`;
 }
 
 function kindsOf(exchange: ExchangeResult): string[] {
-  return REGRESSION_KINDS.filter((kind) => exchange.regressions.some((regression) => regression.kind === kind));
+  return REGRESSION_KINDS.filter((kind) =>
+    exchange.regressions.some((regression) => regression.kind === kind)
+  );
 }
 
 /** The grade line: `grade A (100.0/100)`. */
@@ -66,25 +84,42 @@ export function formatText(report: VerifyReport, options: TextOptions = {}): str
   const lines = [options.title ?? `verify ${report.cassette} against ${report.server}`];
   for (const exchange of report.exchanges) {
     if (exchange.status === "skip") {
-      lines.push(`  ${paint("SKIP", "dim", color)} ${exchangeName(exchange)}  (${exchange.skipReason})`);
+      lines.push(
+        `  ${paint("SKIP", "dim", color)} ${exchangeName(exchange)}  (${exchange.skipReason})`,
+      );
       continue;
     }
     if (exchange.status === "pass") {
       lines.push(`  ${paint("PASS", "green", color)} ${exchangeName(exchange)}`);
       continue;
     }
-    lines.push(`  ${paint("FAIL", "red", color)} ${exchangeName(exchange)}  ${kindsOf(exchange).join(", ")}`);
+    lines.push(
+      `  ${paint("FAIL", "red", color)} ${exchangeName(exchange)}  ${kindsOf(exchange).join(", ")}`,
+    );
     for (const regression of exchange.regressions.slice(0, detailLines)) {
       lines.push(`         ${describeRegression(regression)}`);
     }
     const more = exchange.regressions.length - detailLines;
     if (more > 0) lines.push(`         … and ${more} more`);
   }
-  const found = REGRESSION_KINDS.filter((kind) => report.kinds[kind] > 0).map((kind) => `${kind} ${report.kinds[kind]}`);
-  const tally = `${report.exchanges.length - report.skipped - report.failed} passed, ${report.failed} failed, ` +
+  const found = REGRESSION_KINDS.filter((kind) => report.kinds[kind] > 0).map((kind) =>
+    `${kind} ${report.kinds[kind]}`
+  );
+  const tally =
+    `${
+      report.exchanges.length - report.skipped - report.failed
+    } passed, ${report.failed} failed, ` +
     `${report.skipped} skipped`;
-  const letterColour = report.grade.letter === "A" ? "green" : report.grade.letter === "B" ? "yellow" : "red";
-  lines.push(`  ${paint(gradeLine(report), letterColour, color)}: ${tally}${found.length ? `; ${found.join(", ")}` : ""}`);
+  const letterColour = report.grade.letter === "A"
+    ? "green"
+    : report.grade.letter === "B"
+    ? "yellow"
+    : "red";
+  lines.push(
+    `  ${paint(gradeLine(report), letterColour, color)}: ${tally}${
+      found.length ? `; ${found.join(", ")}` : ""
+    }`,
+  );
   return lines.join("\n") + "\n";
 }
 
@@ -117,11 +152,19 @@ export function formatMarkdown(report: VerifyReport): string {
     "| --- | --- | --- | --- |",
   ];
   for (const exchange of report.exchanges) {
-    const request = escapeMarkdown(`${exchange.method}${exchange.target !== undefined ? ` ${exchange.target}` : ""}`);
-    const result = exchange.status === "skip" ? "SKIP" : exchange.status === "pass" ? "PASS" : `FAIL: ${kindsOf(exchange).join(", ")}`;
+    const request = escapeMarkdown(
+      `${exchange.method}${exchange.target !== undefined ? ` ${exchange.target}` : ""}`,
+    );
+    const result = exchange.status === "skip"
+      ? "SKIP"
+      : exchange.status === "pass"
+      ? "PASS"
+      : `FAIL: ${kindsOf(exchange).join(", ")}`;
     const details = exchange.status === "skip"
       ? exchange.skipReason ?? ""
-      : exchange.regressions.slice(0, 5).map((regression) => `\`${escapeMarkdown(describeRegression(regression))}\``).join("<br>");
+      : exchange.regressions.slice(0, 5).map((regression) =>
+        `\`${escapeMarkdown(describeRegression(regression))}\``
+      ).join("<br>");
     lines.push(`| ${exchange.index} | \`${request}\` | ${result} | ${details} |`);
   }
   if (grade.capped) lines.push("", "A request got no answer, so the grade is capped at D.");
@@ -129,10 +172,16 @@ export function formatMarkdown(report: VerifyReport): string {
 }
 
 function escapeXml(text: string): string {
-  return text.replace(/[<>&"']/g, (char) =>
-    ({ "<": "&lt;", ">": "&gt;", "&": "&amp;", '"': "&quot;", "'": "&apos;" })[char]!
-  // Characters XML 1.0 cannot carry at all.
-  ).replace(/[\u0000-\u0008\u000B\u000C\u000E-\u001F]/g, "");
+  const entities: Record<string, string> = {
+    "<": "&lt;",
+    ">": "&gt;",
+    "&": "&amp;",
+    '"': "&quot;",
+    "'": "&apos;",
+  };
+  // deno-lint-ignore no-control-regex -- exactly the characters XML 1.0 cannot carry
+  const forbidden = /[\u0000-\u0008\u000B\u000C\u000E-\u001F]/g;
+  return text.replace(/[<>&"']/g, (char) => entities[char]).replace(forbidden, "");
 }
 
 /** JUnit XML: one testcase per exchange, a failure element per failing one. */
@@ -141,20 +190,31 @@ export function formatJunit(report: VerifyReport, suiteName = "mcp-cassette veri
     const name = escapeXml(exchangeName(exchange));
     const classname = escapeXml(`verify.${report.cassette.split(/[\\/]/).pop()}`);
     const open = `    <testcase classname="${classname}" name="${name}">`;
-    if (exchange.status === "pass") return `    <testcase classname="${classname}" name="${name}"/>`;
+    if (exchange.status === "pass") {
+      return `    <testcase classname="${classname}" name="${name}"/>`;
+    }
     if (exchange.status === "skip") {
-      return `${open}\n      <skipped message="${escapeXml(exchange.skipReason ?? "")}"/>\n    </testcase>`;
+      return `${open}\n      <skipped message="${
+        escapeXml(exchange.skipReason ?? "")
+      }"/>\n    </testcase>`;
     }
     const kinds = kindsOf(exchange).join(", ");
-    const body = exchange.regressions.map((regression) => `${regression.kind} ${describeRegression(regression)}`).join("\n");
-    return `${open}\n      <failure type="${escapeXml(kinds)}" message="${escapeXml(kinds)}">${escapeXml(body)}</failure>\n    </testcase>`;
+    const body = exchange.regressions.map((regression) =>
+      `${regression.kind} ${describeRegression(regression)}`
+    ).join("\n");
+    return `${open}\n      <failure type="${escapeXml(kinds)}" message="${escapeXml(kinds)}">${
+      escapeXml(body)
+    }</failure>\n    </testcase>`;
   });
-  const counts = `tests="${report.exchanges.length}" failures="${report.failed}" errors="0" skipped="${report.skipped}"`;
+  const counts =
+    `tests="${report.exchanges.length}" failures="${report.failed}" errors="0" skipped="${report.skipped}"`;
   return [
     `<?xml version="1.0" encoding="UTF-8"?>`,
     `<testsuites name="${escapeXml(suiteName)}" ${counts}>`,
     `  <testsuite name="${escapeXml(`${suiteName}: ${report.cassette}`)}" ${counts}>`,
-    `    <properties><property name="grade" value="${report.grade.letter}"/><property name="score" value="${report.grade.score.toFixed(1)}"/></properties>`,
+    `    <properties><property name="grade" value="${report.grade.letter}"/><property name="score" value="${
+      report.grade.score.toFixed(1)
+    }"/></properties>`,
     ...cases,
     `  </testsuite>`,
     `</testsuites>`,

@@ -69,7 +69,9 @@ function stderrHint(transport: ClientTransport): string {
 
 /** Answers server→client requests from the recording, in order per method. */
 function answerFromRecording(session: PlannedSession) {
-  const queues = new Map([...session.serverAnswers].map(([method, answers]) => [method, [...answers]]));
+  const queues = new Map(
+    [...session.serverAnswers].map(([method, answers]) => [method, [...answers]]),
+  );
   return (request: JsonRpcMessage & { method: string }): ServerRequestAnswer =>
     queues.get(request.method)?.shift() ?? defaultServerRequestAnswer(request.method);
 }
@@ -97,7 +99,10 @@ async function runStep(
     if (!(error instanceof CassetteError)) throw error;
     why = error.message;
   }
-  return compareAnswers(step.recorded!, live, { ignore: options.ignore, allowReorder: options.allowReorder }, why);
+  return compareAnswers(step.recorded!, live, {
+    ignore: options.ignore,
+    allowReorder: options.allowReorder,
+  }, why);
 }
 
 async function runSession(
@@ -159,11 +164,17 @@ export async function runVerify(plan: VerifyPlan, options: RunOptions): Promise<
 }
 
 /** Builds the report around exchange results. */
-export function summarize(cassette: string, server: string, exchanges: ExchangeResult[]): VerifyReport {
+export function summarize(
+  cassette: string,
+  server: string,
+  exchanges: ExchangeResult[],
+): VerifyReport {
   const compared = exchanges.filter((exchange) => exchange.status !== "skip");
   const kinds = Object.fromEntries(REGRESSION_KINDS.map((kind) => [
     kind,
-    exchanges.filter((exchange) => exchange.regressions.some((regression) => regression.kind === kind)).length,
+    exchanges.filter((exchange) =>
+      exchange.regressions.some((regression) => regression.kind === kind)
+    ).length,
   ])) as Record<RegressionKind, number>;
   return {
     cassette,

@@ -16,7 +16,9 @@ function isObject(value: unknown): value is JsonObject {
 
 /** Builds a header for entries recorded from `target`, reading the handshake out of them. */
 export function headerFor(target: ServerTarget, entries: readonly Entry[]): CassetteHeader {
-  const server: CassetteHeader["server"] = target.kind === "stdio" ? { command: target.command } : { url: target.url };
+  const server: CassetteHeader["server"] = target.kind === "stdio"
+    ? { command: target.command }
+    : { url: target.url };
   let protocolVersion: string | undefined;
   for (const entry of entries) {
     if (entry.type !== "message" || entry.dir !== "s2c" || !isObject(entry.msg)) continue;
@@ -29,11 +31,19 @@ export function headerFor(target: ServerTarget, entries: readonly Entry[]): Cass
     }
     break;
   }
-  return makeHeader({ transport: target.kind === "stdio" ? "stdio" : "http", protocolVersion, server });
+  return makeHeader({
+    transport: target.kind === "stdio" ? "stdio" : "http",
+    protocolVersion,
+    server,
+  });
 }
 
 /** Writes `entries` as a fresh cassette at `path`. */
-export async function writeCassette(path: string, header: CassetteHeader, entries: readonly Entry[]): Promise<void> {
+export async function writeCassette(
+  path: string,
+  header: CassetteHeader,
+  entries: readonly Entry[],
+): Promise<void> {
   const writer = await CassetteWriter.open(path, { aside: true, header });
   try {
     for (const entry of entries) writer.append(entry);

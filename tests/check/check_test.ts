@@ -2,25 +2,35 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { checkToolSchema } from "../../src/check/schema.ts";
-import { BROKEN_SCHEMA_SERVER, cli, EVERYTHING, ROOT } from "../verify/_helpers.ts";
+import { BROKEN_SCHEMA_SERVER, cli, EVERYTHING, ROOT, tempDir } from "../verify/_helpers.ts";
 
 test("check passes the reference server and reports its surface", async () => {
   const result = await cli(["check", "--", ...EVERYTHING]);
   assert.equal(result.code, 0, result.stderr);
   assert.match(result.stdout, /^server: mcp-servers\/everything \S+$/m);
   assert.match(result.stdout, /^protocol: 2025-11-25$/m);
-  const counts = result.stdout.match(/tools (\d+), resources (\d+), resource templates (\d+), prompts (\d+)/);
+  const counts = result.stdout.match(
+    /tools (\d+), resources (\d+), resource templates (\d+), prompts (\d+)/,
+  );
   assert.ok(counts, result.stdout);
-  for (const count of counts.slice(1)) assert.ok(Number(count) > 0, `count ${count} in ${counts[0]}`);
+  for (const count of counts.slice(1)) {
+    assert.ok(Number(count) > 0, `count ${count} in ${counts[0]}`);
+  }
   assert.match(result.stdout, /^result: PASS$/m);
 });
 
 test("check is deterministic: two runs print the same report, text and JSON", async () => {
   const line = EVERYTHING.map((part) => `'${part}'`).join(" ");
-  const [first, second] = [await cli(["check", "--stdio", line]), await cli(["check", "--stdio", line])];
+  const [first, second] = [
+    await cli(["check", "--stdio", line]),
+    await cli(["check", "--stdio", line]),
+  ];
   assert.equal(first.code, 0, first.stderr);
   assert.equal(first.stdout, second.stdout);
-  const [a, b] = [await cli(["check", "--json", "--", ...EVERYTHING]), await cli(["check", "--json", "--", ...EVERYTHING])];
+  const [a, b] = [
+    await cli(["check", "--json", "--", ...EVERYTHING]),
+    await cli(["check", "--json", "--", ...EVERYTHING]),
+  ];
   assert.equal(a.stdout, b.stdout);
   const report = JSON.parse(a.stdout);
   assert.equal(report.result, "PASS");
@@ -36,7 +46,9 @@ test("check fails a server with broken tool schemas and names each mistake", asy
   assert.equal(report.counts.tools, 7);
   assert.equal(report.counts.prompts, null, "prompts are not declared, so not listed");
   const where = (severity: string) =>
-    report.findings.filter((f: { severity: string }) => f.severity === severity).map((f: { where: string }) => f.where);
+    report.findings.filter((f: { severity: string }) => f.severity === severity).map((
+      f: { where: string },
+    ) => f.where);
   assert.deepEqual(where("error").sort(), [
     'tools["array_root"].inputSchema.type',
     'tools["bad_output"].outputSchema.properties.total.minimum',
@@ -53,7 +65,13 @@ test("check fails a server with broken tool schemas and names each mistake", asy
 });
 
 test("check counts every page of a paginated list", async () => {
-  const server = ["deno", "run", "-A", "--no-check", join(ROOT, "tests/fixtures/check/paged_server.ts")];
+  const server = [
+    "deno",
+    "run",
+    "-A",
+    "--no-check",
+    join(ROOT, "tests/fixtures/check/paged_server.ts"),
+  ];
   const result = await cli(["check", "--", ...server]);
   assert.equal(result.code, 0, result.stderr);
   assert.match(result.stdout, /surface: tools 7, resources -, resource templates -, prompts 1/);
@@ -73,10 +91,27 @@ test("check: an unstartable server exits 7 with one line; --url without HTTP tra
 });
 
 test("checkToolSchema accepts good schemas and finds structural mistakes", () => {
-  assert.deepEqual(checkToolSchema({ type: "object", properties: { q: { type: ["string", "null"] } }, required: ["q"] }, "inputSchema"), []);
-  assert.deepEqual(checkToolSchema({ type: "object", properties: { a: { anyOf: [{ type: "string" }, true] } } }, "inputSchema"), []);
+  assert.deepEqual(
+    checkToolSchema({
+      type: "object",
+      properties: { q: { type: ["string", "null"] } },
+      required: ["q"],
+    }, "inputSchema"),
+    [],
+  );
+  assert.deepEqual(
+    checkToolSchema(
+      { type: "object", properties: { a: { anyOf: [{ type: "string" }, true] } } },
+      "inputSchema",
+    ),
+    [],
+  );
   const findings = checkToolSchema(
-    { type: "object", properties: { a: { type: "string", minLength: -1, pattern: "(" }, b: { enum: [] } }, required: "a" },
+    {
+      type: "object",
+      properties: { a: { type: "string", minLength: -1, pattern: "(" }, b: { enum: [] } },
+      required: "a",
+    },
     "inputSchema",
   );
   const paths = findings.map((finding) => `${finding.severity} ${finding.path}`);
@@ -87,4 +122,39 @@ test("checkToolSchema accepts good schemas and finds structural mistakes", () =>
     "warning inputSchema.properties.a.pattern",
   ]);
   assert.equal(checkToolSchema(undefined, "inputSchema")[0].severity, "error");
+});
+
+test("check prints the same report live and against a replay of its own recording", async () => {
+  const cassette = join(tempDir(), "everything.cassette.jsonl");
+  const recorder = [
+    "deno",
+    "run",
+    "-A",
+    "--no-check",
+    join(ROOT, "cli.ts"),
+    "record",
+    "-o",
+    cassette,
+    "--",
+    ...EVERYTHING,
+  ];
+  const live = await cli(["check", "--", ...recorder]);
+  assert.equal(live.code, 0, live.stderr);
+  const replayed = await cli([
+    "check",
+    "--",
+    "deno",
+    "run",
+    "-A",
+    "--no-check",
+    join(ROOT, "cli.ts"),
+    "replay",
+    cassette,
+  ]);
+  assert.equal(replayed.code, 0, replayed.stderr);
+  assert.equal(replayed.stdout, live.stdout);
+  // And verify grades the recording against the live server.
+  const verified = await cli(["verify", cassette, "--fail-on-regression", "--", ...EVERYTHING]);
+  assert.equal(verified.code, 0, verified.stdout + verified.stderr);
+  assert.match(verified.stdout, /grade A \(100\.0\/100\)/);
 });

@@ -24,7 +24,18 @@ test("demo --serve runs a demo server; an unknown variant is bad input", async (
   const bad = await cli(["demo", "--serve", "sideways"]);
   assert.equal(bad.code, 2);
   assert.match(bad.stderr, /--serve must be one of healthy, regressed/);
-  const check = await cli(["check", "--", "deno", "run", "-A", "--no-check", "cli.ts", "demo", "--serve", "regressed"]);
+  const check = await cli([
+    "check",
+    "--",
+    "deno",
+    "run",
+    "-A",
+    "--no-check",
+    "cli.ts",
+    "demo",
+    "--serve",
+    "regressed",
+  ]);
   assert.equal(check.code, 0, check.stderr);
   assert.match(check.stdout, /server: travel-helper 1\.4\.0/);
 });

@@ -9,12 +9,17 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { recordScript, toolCall } from "../../src/demo/record_script.ts";
 import type { ScriptedCall } from "../../src/demo/record_script.ts";
+import type { ServerRequestAnswer } from "../../src/client/connection.ts";
 
 /** The repository root. */
 export const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 
 /** The reference server's command line. */
-export const EVERYTHING = ["node", join(ROOT, "node_modules/@modelcontextprotocol/server-everything/dist/index.js"), "stdio"];
+export const EVERYTHING = [
+  "node",
+  join(ROOT, "node_modules/@modelcontextprotocol/server-everything/dist/index.js"),
+  "stdio",
+];
 
 /** What a CLI run produced. */
 export interface CliResult {
@@ -24,7 +29,10 @@ export interface CliResult {
 }
 
 /** Runs `deno run -A --no-check cli.ts ...args` and collects its output. */
-export function cli(args: string[], env: Record<string, string | undefined> = {}): Promise<CliResult> {
+export function cli(
+  args: string[],
+  env: Record<string, string | undefined> = {},
+): Promise<CliResult> {
   const childEnv: Record<string, string | undefined> = { ...process.env, NO_COLOR: "1", ...env };
   for (const key of Object.keys(childEnv)) if (childEnv[key] === undefined) delete childEnv[key];
   return new Promise((resolve, reject) => {
@@ -44,11 +52,24 @@ export function cli(args: string[], env: Record<string, string | undefined> = {}
 
 /** The command line of the verify fixture server in `variant`. */
 export function fixture(variant: string): string[] {
-  return ["deno", "run", "-A", "--no-check", join(ROOT, "tests/fixtures/verify/server.ts"), variant];
+  return [
+    "deno",
+    "run",
+    "-A",
+    "--no-check",
+    join(ROOT, "tests/fixtures/verify/server.ts"),
+    variant,
+  ];
 }
 
 /** The command line of the broken-schema check fixture. */
-export const BROKEN_SCHEMA_SERVER = ["deno", "run", "-A", "--no-check", join(ROOT, "tests/fixtures/check/broken_schema_server.ts")];
+export const BROKEN_SCHEMA_SERVER = [
+  "deno",
+  "run",
+  "-A",
+  "--no-check",
+  join(ROOT, "tests/fixtures/check/broken_schema_server.ts"),
+];
 
 /** A fresh temp directory. */
 export function tempDir(): string {
@@ -63,10 +84,13 @@ export const FIXTURE_SCRIPT: ScriptedCall[] = [
 ];
 
 /** Records `calls` against the base fixture into a new cassette; returns its path. */
-export async function recordFixture(calls: ScriptedCall[] = FIXTURE_SCRIPT, dir = tempDir()): Promise<string> {
+export async function recordFixture(
+  calls: ScriptedCall[] = FIXTURE_SCRIPT,
+  dir = tempDir(),
+): Promise<string> {
   const path = join(dir, "fixture.cassette.jsonl");
   await recordScript(fixture("base"), calls, path, {
-    onServerRequest: (request) =>
+    onServerRequest: (request): ServerRequestAnswer =>
       request.method === "sampling/createMessage"
         ? { result: { role: "assistant", content: { type: "text", text: "42" }, model: "fixture" } }
         : { result: {} },
@@ -77,6 +101,8 @@ export async function recordFixture(calls: ScriptedCall[] = FIXTURE_SCRIPT, dir 
 /** Runs `verify --json` and parses the report. */
 export async function verifyJson(cassette: string, server: string[], extra: string[] = []) {
   const result = await cli(["verify", cassette, "--json", ...extra, "--", ...server]);
-  if (result.stdout.trim() === "") throw new Error(`verify printed nothing (exit ${result.code}): ${result.stderr}`);
+  if (result.stdout.trim() === "") {
+    throw new Error(`verify printed nothing (exit ${result.code}): ${result.stderr}`);
+  }
   return { ...result, report: JSON.parse(result.stdout) };
 }

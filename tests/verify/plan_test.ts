@@ -17,8 +17,20 @@ function cassetteOf(entries: Entry[]): Cassette {
   };
 }
 
-const c2s = (msg: object, session?: string): Entry => ({ type: "message", t: 0, dir: "c2s", msg: msg as never, ...(session ? { session } : {}) });
-const s2c = (msg: object, session?: string): Entry => ({ type: "message", t: 0, dir: "s2c", msg: msg as never, ...(session ? { session } : {}) });
+const c2s = (msg: object, session?: string): Entry => ({
+  type: "message",
+  t: 0,
+  dir: "c2s",
+  msg: msg as never,
+  ...(session ? { session } : {}),
+});
+const s2c = (msg: object, session?: string): Entry => ({
+  type: "message",
+  t: 0,
+  dir: "s2c",
+  msg: msg as never,
+  ...(session ? { session } : {}),
+});
 
 test("buildPlan pairs by id within each session, so ids reused across sessions do not mix", () => {
   const plan = buildPlan(cassetteOf([
@@ -47,22 +59,50 @@ test("buildPlan keeps client answers to server requests aside, queued by method"
   ]));
   const [session] = plan.sessions;
   assert.equal(session.steps.length, 2, "the client's answer is not a step");
-  assert.deepEqual(session.serverAnswers.get("sampling/createMessage"), [{ result: { content: { type: "text", text: "42" } } }]);
+  assert.deepEqual(session.serverAnswers.get("sampling/createMessage"), [{
+    result: { content: { type: "text", text: "42" } },
+  }]);
   assert.equal((session.steps[1] as RequestStep).skip, "no recorded answer");
 });
 
 test("compareAnswers masks volatile values and names each kind", () => {
   const options = { ignore: [], allowReorder: false };
-  const recorded = { jsonrpc: "2.0" as const, id: 1, result: { at: "2024-01-01T10:00:00.000Z", id: "0b7c3c5e-1111-4a4a-9b9b-123456789abc", ttlMs: 5, _meta: { x: 1 }, n: 1 } };
-  const live = { jsonrpc: "2.0" as const, id: 9, result: { at: "2026-06-30T23:59:59Z", id: "ffffffff-2222-4b4b-8c8c-abcdefabcdef", ttlMs: 9, n: 1 } };
+  const recorded = {
+    jsonrpc: "2.0" as const,
+    id: 1,
+    result: {
+      at: "2024-01-01T10:00:00.000Z",
+      id: "0b7c3c5e-1111-4a4a-9b9b-123456789abc",
+      ttlMs: 5,
+      _meta: { x: 1 },
+      n: 1,
+    },
+  };
+  const live = {
+    jsonrpc: "2.0" as const,
+    id: 9,
+    result: {
+      at: "2026-06-30T23:59:59Z",
+      id: "ffffffff-2222-4b4b-8c8c-abcdefabcdef",
+      ttlMs: 9,
+      n: 1,
+    },
+  };
   assert.deepEqual(compareAnswers(recorded, live, options), []);
   assert.deepEqual(
     compareAnswers(recorded, undefined, options, "timeout").map((r) => r.kind),
     ["missing-response"],
   );
-  const list = (items: unknown[]) => ({ jsonrpc: "2.0" as const, id: 1, result: { items } as never });
+  const list = (items: unknown[]) => ({
+    jsonrpc: "2.0" as const,
+    id: 1,
+    result: { items } as never,
+  });
   assert.equal(compareAnswers(list([1, 2]), list([2, 1]), options)[0].kind, "ordering-change");
-  assert.deepEqual(compareAnswers(list([1, 2]), list([2, 1]), { ...options, allowReorder: true }), []);
+  assert.deepEqual(
+    compareAnswers(list([1, 2]), list([2, 1]), { ...options, allowReorder: true }),
+    [],
+  );
   assert.equal(compareAnswers(list([1, 2]), list([1, 2, 3]), options)[0].note, "2 items → 3 items");
 });
 
