@@ -1,0 +1,119 @@
+/**
+ * Builds the standalone `mcp-cassette` executable, one per platform, into
+ * dist/ (or `--outdir DIR`), with a SHA256SUMS file beside them.
+ *
+ * Two compilers make the same binary from cli.ts:
+ * - `bun build --compile` (the default): works offline here for every
+ *   platform, because Bun fetches the other platforms' runtimes from the npm
+ *   registry.
+ * - `deno compile` (`--deno`, for releases): downloads `denort` for each
+ *   target from dl.deno.land, which this development machine cannot reach.
+ *
+ * Usage: deno run -A scripts/compile.ts [--deno] [--host | --target NAME ...] [--outdir DIR]
+ *   NAME is one of linux-x64, linux-arm64, darwin-x64, darwin-arm64, windows-x64.
+ *
+ * @module
+ */
+import { spawnSync } from "node:child_process";
+import { createHash } from "node:crypto";
+import * as fs from "node:fs";
+import path from "node:path";
+import process from "node:process";
+import { fileURLToPath } from "node:url";
+import { parseArgs } from "node:util";
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+
+/** One platform we ship a binary for, with each compiler's name for it. */
+export interface Platform {
+  name: string;
+  bun: string;
+  deno: string;
+  exe: boolean;
+}
+
+/** Every platform of a release. */
+export const PLATFORMS: readonly Platform[] = [
+  { name: "linux-x64", bun: "bun-linux-x64", deno: "x86_64-unknown-linux-gnu", exe: false },
+  { name: "linux-arm64", bun: "bun-linux-arm64", deno: "aarch64-unknown-linux-gnu", exe: false },
+  { name: "darwin-x64", bun: "bun-darwin-x64", deno: "x86_64-apple-darwin", exe: false },
+  { name: "darwin-arm64", bun: "bun-darwin-arm64", deno: "aarch64-apple-darwin", exe: false },
+  { name: "windows-x64", bun: "bun-windows-x64", deno: "x86_64-pc-windows-msvc", exe: true },
+];
+
+/** The platform this process runs on, if we ship a binary for it. */
+export function hostPlatform(): Platform {
+  const os = process.platform === "win32" ? "windows" : process.platform;
+  const name = `${os}-${process.arch}`;
+  const platform = PLATFORMS.find((candidate) => candidate.name === name);
+  if (!platform) throw new Error(`No binary target for this host (${name})`);
+  return platform;
+}
+
+/** The file name of a platform's binary. */
+export function binaryName(platform: Platform): string {
+  return `mcp-cassette-${platform.name}${platform.exe ? ".exe" : ""}`;
+}
+
+function tool(name: "bun" | "deno"): string {
+  const local = path.join(ROOT, "node_modules", ".bin", process.platform === "win32" ? `${name}.exe` : name);
+  return fs.existsSync(local) ? local : name;
+}
+
+function compileOne(platform: Platform, outDir: string, useDeno: boolean): string {
+  const outfile = path.join(outDir, binaryName(platform));
+  const entry = path.join(ROOT, "cli.ts");
+  const args = useDeno
+    ? ["compile", "-A", "--no-check", "--target", platform.deno, "--output", outfile, entry]
+    : ["build", "--compile", `--target=${platform.bun}`, "--outfile", outfile, entry];
+  const result = spawnSync(tool(useDeno ? "deno" : "bun"), args, { cwd: ROOT, encoding: "utf8" });
+  if (result.error) throw new Error(`Cannot start the compiler: ${result.error.message}`);
+  if (result.status !== 0) {
+    throw new Error(`Compiling for ${platform.name} failed (exit ${result.status}):\n${result.stdout}${result.stderr}`);
+  }
+  return outfile;
+}
+
+function sha256(file: string): string {
+  return createHash("sha256").update(fs.readFileSync(file)).digest("hex");
+}
+
+/** Compiles `platforms` into `outDir`; returns the binaries' paths. */
+export function compile(options: { platforms: readonly Platform[]; outDir?: string; deno?: boolean }): string[] {
+  const outDir = path.resolve(options.outDir ?? path.join(ROOT, "dist"));
+  fs.mkdirSync(outDir, { recursive: true });
+  const binaries = options.platforms.map((platform) => compileOne(platform, outDir, options.deno ?? false));
+  const sums = binaries.map((file) => `${sha256(file)}  ${path.basename(file)}\n`).join("");
+  fs.writeFileSync(path.join(outDir, "SHA256SUMS"), sums);
+  return binaries;
+}
+
+if (path.resolve(fileURLToPath(import.meta.url)) === path.resolve(process.argv[1] ?? "")) {
+  const { values } = parseArgs({
+    args: process.argv.slice(2),
+    options: {
+      deno: { type: "boolean", default: false },
+      host: { type: "boolean", default: false },
+      target: { type: "string", multiple: true },
+      outdir: { type: "string" },
+    },
+  });
+  try {
+    const platforms = values.host
+      ? [hostPlatform()]
+      : values.target?.length
+      ? values.target.map((name) => {
+        const platform = PLATFORMS.find((candidate) => candidate.name === name);
+        if (!platform) throw new Error(`Unknown target "${name}"; use one of ${PLATFORMS.map((p) => p.name).join(", ")}`);
+        return platform;
+      })
+      : PLATFORMS;
+    for (const file of compile({ platforms, outDir: values.outdir, deno: values.deno })) {
+      const mb = (fs.statSync(file).size / 1e6).toFixed(1);
+      console.log(`${path.relative(process.cwd(), file)}  ${mb} MB`);
+    }
+  } catch (error) {
+    console.error(`compile: ${(error as Error).message}`);
+    process.exit(1);
+  }
+}
