@@ -36,7 +36,8 @@ export class CassetteError extends Error {
 /** A cassette file that cannot be read: names the file and line. */
 export class CassetteFormatError extends CassetteError {
   constructor(readonly file: string, readonly line: number, readonly problem: string) {
-    super(`${file}:${line}: ${problem}`);
+    // Line 0 means the file as a whole (it could not be opened or read).
+    super(line > 0 ? `${file}:${line}: ${problem}` : `${file}: ${problem}`);
   }
 }
 

@@ -5,7 +5,7 @@
  * @module
  */
 import { CassetteFormatError } from "../errors.ts";
-import { JsonlLineStream } from "../framing/jsonl.ts";
+import { JsonlBatchStream, JsonlLineStream } from "../framing/jsonl.ts";
 import { runtime } from "../runtime/mod.ts";
 import { ENTRY_TYPES, FORMAT_NAME, FORMAT_VERSION } from "./format.ts";
 import type { CassetteHeader, Entry } from "./format.ts";
@@ -79,13 +79,13 @@ function openStream(path: string): ReadableStream<Uint8Array> {
  */
 export async function* readCassetteLines(path: string): AsyncGenerator<CassetteLine> {
   let unterminated: string | undefined;
-  const lines = openStream(path).pipeThrough(
-    new JsonlLineStream({ onUnterminated: (text) => (unterminated = text) }),
+  const batches = openStream(path).pipeThrough(
+    new JsonlBatchStream({ onUnterminated: (text) => (unterminated = text) }),
   );
   let lineNumber = 0;
   let pendingTorn: { line: number; text: string; error: string } | undefined;
   try {
-    for await (const text of lines) {
+    for await (const batch of batches) for (const text of batch) {
       lineNumber++;
       if (pendingTorn) throw new CassetteFormatError(path, pendingTorn.line, pendingTorn.error);
       if (text.trim() === "") continue;

@@ -12,7 +12,8 @@ import { redactCommandLine } from "../redact/mod.ts";
 import type { Redactor } from "../redact/mod.ts";
 import { CassetteWriter } from "../cassette/writer.ts";
 import { ServerUnreachableError } from "../errors.ts";
-import { LineSplitter } from "../framing/lines.ts";
+import type { JsonObject } from "../jsonrpc.ts";
+import { LineSplitter } from "../framing/jsonl.ts";
 import { runtime } from "../runtime/mod.ts";
 import type { ChildProcess } from "../runtime/mod.ts";
 import { elapsed, entryForLine } from "./frames.ts";
@@ -38,6 +39,8 @@ export interface StdioRecordOptions {
   appendWindowMs?: number;
   cwd?: string;
   env?: Record<string, string>;
+  /** Labels for the header's `meta` (the library marks which recording wrote the cassette). */
+  meta?: JsonObject;
 }
 
 /**
@@ -57,6 +60,7 @@ export async function recordStdio(options: StdioRecordOptions): Promise<number> 
       transport: "stdio",
       server: { command },
       ...(options.redactor ? { redaction: options.redactor.info() } : {}),
+      ...(options.meta ? { meta: options.meta } : {}),
     }),
     append: plan.append,
     followSymlink: options.force,
@@ -121,8 +125,9 @@ async function pump(
       for (const line of splitter.push(value)) onLine(line);
       await writer.write(value);
     }
-    const last = splitter.end();
-    if (last !== undefined) onLine(last);
+    const { lines, rest } = splitter.end();
+    for (const line of lines) onLine(line);
+    if (rest !== undefined) onLine(splitter.finish(rest));
   } catch {
     // The other side went away; what was forwarded is already on disk.
   } finally {

@@ -1,0 +1,214 @@
+/**
+ * The core benchmarks (issue 2), side by side in one run with the same SDK
+ * client and the same runtime (Deno):
+ *
+ * - replay vs a hand-written in-memory responder (the floor): per-call p50
+ *   latency and start-to-first-answer;
+ * - the recorder vs a bare byte pipe in the middle: per-call p50;
+ * - reading a large cassette through the JSONL framer + JSON.parse vs
+ *   JSON.parse alone on the same lines;
+ * - replay memory against the cassette's size.
+ *
+ * Usage: deno run -A --v8-flags=--expose-gc scripts/bench.ts [--calls 400] [--rounds 3] [--big-mb 100]
+ * Prints a Markdown table; BENCHMARKS.md holds the last run's.
+ */
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { mkdtempSync, openSync, readFileSync, statSync, writeSync, closeSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import process from "node:process";
+import { parseArgs } from "node:util";
+import { JsonlBatchStream } from "../src/framing/jsonl.ts";
+import { loadCassette } from "../src/cassette/reader.ts";
+import { ReplayEngine } from "../src/replay/engine.ts";
+import { runtime } from "../src/runtime/mod.ts";
+
+const { values } = parseArgs({
+  args: process.argv.slice(2),
+  options: {
+    calls: { type: "string", default: "400" },
+    rounds: { type: "string", default: "3" },
+    "big-mb": { type: "string", default: "100" },
+    only: { type: "string" },
+  },
+});
+const CALLS = Number(values.calls);
+const ROUNDS = Number(values.rounds);
+const BIG_MB = Number(values["big-mb"]);
+
+const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), "..");
+const deno = process.execPath;
+const run = [deno, "run", "-A", "--no-check"];
+const floor = [...run, path.join(root, "scripts/bench/floor_server.ts")];
+const pipe = [...run, path.join(root, "scripts/bench/byte_pipe.ts"), ...floor];
+const cli = [...run, path.join(root, "cli.ts")];
+const dir = mkdtempSync(path.join(tmpdir(), "mcp-cassette-bench-"));
+
+function percentile(samples: number[], p: number): number {
+  const sorted = [...samples].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+}
+
+function median(samples: number[]): number {
+  return percentile(samples, 50);
+}
+
+interface Run {
+  startMs: number;
+  p50Ms: number;
+  p95Ms: number;
+}
+
+/** Connects the SDK client to a command, then times CALLS sequential tool calls. */
+async function session(command: string[]): Promise<Run> {
+  const client = new Client({ name: "bench", version: "1.0.0" });
+  const transport = new StdioClientTransport({ command: command[0], args: command.slice(1), stderr: "ignore" });
+  const started = performance.now();
+  await client.connect(transport);
+  const startMs = performance.now() - started;
+  const samples: number[] = [];
+  for (let i = 0; i < CALLS; i++) {
+    const t0 = performance.now();
+    await client.callTool({ name: "echo", arguments: { message: `m${i}` } });
+    samples.push(performance.now() - t0);
+  }
+  await client.close();
+  return { startMs, p50Ms: percentile(samples, 50), p95Ms: percentile(samples, 95) };
+}
+
+async function latency() {
+  const cassette = path.join(dir, "floor.cassette.jsonl");
+  const targets: Record<string, string[]> = {
+    floor: floor,
+    replay: [...cli, "replay", "--quiet", cassette],
+    "byte pipe": pipe,
+    recorder: [...cli, "record", "--append-window-ms", "0", "-o", path.join(dir, "rec.cassette.jsonl"), "--", ...floor],
+  };
+  // The replay needs a cassette of exactly this session: record it once first.
+  await session([...cli, "record", "--append-window-ms", "0", "-o", cassette, "--", ...floor]);
+  const runs: Record<string, Run[]> = {};
+  for (let round = 0; round < ROUNDS; round++) {
+    for (const [name, command] of Object.entries(targets)) (runs[name] ??= []).push(await session(command));
+  }
+  const summary: Record<string, Run> = {};
+  for (const [name, list] of Object.entries(runs)) {
+    summary[name] = {
+      startMs: median(list.map((r) => r.startMs)),
+      p50Ms: median(list.map((r) => r.p50Ms)),
+      p95Ms: median(list.map((r) => r.p95Ms)),
+    };
+  }
+  return summary;
+}
+
+/** Writes a cassette of about `mb` megabytes of realistic tool traffic. */
+function writeBigCassette(file: string, mb: number): number {
+  const fd = openSync(file, "w");
+  writeSync(fd, JSON.stringify({ format: "mcp-cassette", version: 1, recorder: "bench", created: new Date().toISOString(), transport: "stdio", server: { command: ["bench"] } }) + "\n");
+  const filler = "lorem ipsum dolor sit amet ".repeat(36);
+  let bytes = 0;
+  let id = 0;
+  let chunk = "";
+  while (bytes < mb * 1024 * 1024) {
+    id++;
+    const request = { type: "message", t: id, dir: "c2s", msg: { jsonrpc: "2.0", id, method: "tools/call", params: { name: "search", arguments: { query: `q${id}`, limit: id % 50 } } } };
+    const response = { type: "message", t: id + 0.5, dir: "s2c", msg: { jsonrpc: "2.0", id, result: { content: [{ type: "text", text: `${id}: ${filler}` }], structuredContent: { hits: [id, id + 1, id + 2], score: id / 7 } } } };
+    const text = JSON.stringify(request) + "\n" + JSON.stringify(response) + "\n";
+    chunk += text;
+    bytes += text.length;
+    if (chunk.length > 1 << 20) {
+      writeSync(fd, chunk);
+      chunk = "";
+    }
+  }
+  writeSync(fd, chunk);
+  closeSync(fd);
+  return statSync(file).size;
+}
+
+async function framing(file: string) {
+  const timeFramed = async () => {
+    const t0 = performance.now();
+    let count = 0;
+    for await (const lines of runtime.readFileStream(file).pipeThrough(new JsonlBatchStream())) {
+      for (const line of lines) JSON.parse(line);
+      count += lines.length;
+    }
+    return { ms: performance.now() - t0, count };
+  };
+  const lines = readFileSync(file, "utf8").split("\n").filter((line) => line !== "");
+  const timeParseOnly = () => {
+    const t0 = performance.now();
+    for (const line of lines) JSON.parse(line);
+    return performance.now() - t0;
+  };
+  const framed: number[] = [];
+  const parseOnly: number[] = [];
+  for (let i = 0; i < 3; i++) {
+    framed.push((await timeFramed()).ms);
+    parseOnly.push(timeParseOnly());
+  }
+  return { framedMs: median(framed), parseOnlyMs: median(parseOnly), lines: lines.length };
+}
+
+function heapUsed(): number {
+  const gc = (globalThis as { gc?: () => void }).gc;
+  gc?.();
+  gc?.();
+  const usage = process.memoryUsage();
+  return usage.heapUsed + usage.external + usage.arrayBuffers;
+}
+
+async function memory(file: string) {
+  const before = heapUsed();
+  const engine = new ReplayEngine(await loadCassette(file));
+  const after = heapUsed();
+  if (engine.episodes.sessions.length === 0) throw new Error("no sessions");
+  return after - before;
+}
+
+const only = values.only?.split(",");
+const wants = (part: string) => !only || only.includes(part);
+const ms = (value: number) => `${value.toFixed(3)} ms`;
+const ratio = (a: number, b: number) => `${(a / b).toFixed(2)}×`;
+const out = [`Run: ${new Date().toISOString()}, Deno ${process.versions.deno ?? "?"}, ${runtime.name}`, ""];
+const figures = ["| figure | measured | target |", "| --- | --- | --- |"];
+if (wants("latency")) {
+  const results = await latency();
+  out.push(
+    `${CALLS} sequential tools/call per session, ${ROUNDS} rounds per target, medians of the rounds:`,
+    "",
+    "| target | start to first answer | per-call p50 | per-call p95 |",
+    "| --- | --- | --- | --- |",
+    ...Object.entries(results).map(([name, r]) => `| ${name} | ${ms(r.startMs)} | ${ms(r.p50Ms)} | ${ms(r.p95Ms)} |`),
+    "",
+  );
+  figures.push(
+    `| replay p50 / floor p50 | ${ratio(results.replay.p50Ms, results.floor.p50Ms)} | ≤ 1.10× |`,
+    `| replay start / floor start | ${ratio(results.replay.startMs, results.floor.startMs)} | ≤ 1.20× |`,
+    `| recorder p50 / byte pipe p50 | ${ratio(results.recorder.p50Ms, results["byte pipe"].p50Ms)} | ≤ 1.10× |`,
+  );
+}
+if (wants("framing")) {
+  const big = path.join(dir, "big.cassette.jsonl");
+  const bigBytes = writeBigCassette(big, BIG_MB);
+  const frame = await framing(big);
+  figures.push(
+    `| framer + JSON.parse speed / JSON.parse alone (${(bigBytes / 1048576).toFixed(0)} MB, ${frame.lines} lines) | ${
+      (frame.parseOnlyMs / frame.framedMs * 100).toFixed(0)
+    } % (${frame.framedMs.toFixed(0)} ms vs ${frame.parseOnlyMs.toFixed(0)} ms) | ≥ 80 % |`,
+  );
+}
+if (wants("memory")) {
+  const memoryFile = path.join(dir, "memory.cassette.jsonl");
+  const memoryBytes = writeBigCassette(memoryFile, Math.min(BIG_MB, 50));
+  const replayMemory = await memory(memoryFile);
+  figures.push(
+    `| replay memory / cassette size (${(memoryBytes / 1048576).toFixed(0)} MB) | ${ratio(replayMemory, memoryBytes)} (${
+      (replayMemory / 1048576).toFixed(0)
+    } MB) | ≤ 2× |`,
+  );
+}
+console.log([...out, ...figures].join("\n"));
+await runtime.remove(dir).catch(() => {});
