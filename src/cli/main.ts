@@ -8,11 +8,12 @@ import { CassetteError, describeError, ExitCode, UsageError } from "../errors.ts
 import { runtime } from "../runtime/mod.ts";
 import { RECORDER_VERSION } from "../cassette/format.ts";
 import type { Command, CommandInput } from "./command.ts";
-import { commands } from "./registry.ts";
+import { loadCommand, loadCommands } from "./registry.ts";
 import { printErr, printOut } from "./output.ts";
 
 /** The overview printed by `mcp-cassette --help`. */
-export function overview(): string {
+export async function overview(): Promise<string> {
+  const commands = await loadCommands();
   const width = Math.max(...commands.map((command) => command.name.length));
   const lines = commands.map((command) => `  ${command.name.padEnd(width)}  ${command.summary}`);
   return [
@@ -73,17 +74,17 @@ function parseCommandArgs(command: Command, args: string[]): CommandInput {
 export async function main(args: readonly string[]): Promise<number> {
   const [name, ...rest] = args;
   if (name === undefined || name === "--help" || name === "-h" || name === "help") {
-    if (name === undefined) printErr(overview());
-    else await printOut(overview() + "\n");
+    if (name === undefined) printErr(await overview());
+    else await printOut((await overview()) + "\n");
     return name === undefined ? ExitCode.BadInput : ExitCode.Ok;
   }
   if (name === "--version" || name === "-V") {
     await printOut(`mcp-cassette ${RECORDER_VERSION}\n`);
     return ExitCode.Ok;
   }
-  const command = commands.find((candidate) => candidate.name === name);
+  const command = await loadCommand(name);
   if (!command) {
-    runtime.writeStderr(`mcp-cassette: unknown command "${name}"\n\n${overview()}\n`);
+    runtime.writeStderr(`mcp-cassette: unknown command "${name}"\n\n${await overview()}\n`);
     return ExitCode.BadInput;
   }
   let input: CommandInput;

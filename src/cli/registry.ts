@@ -1,30 +1,35 @@
 /**
- * Every command of the CLI, in the order the overview lists them.
+ * Every command of the CLI, in the order the overview lists them. Commands
+ * load on demand: `replay` in a client's config should not pay for parsing
+ * the lint rules or the verify grader at every start.
  *
  * @module
  */
 import type { Command } from "./command.ts";
-import { command as record } from "../commands/record.ts";
-import { command as replay } from "../commands/replay.ts";
-import { command as check } from "../commands/check.ts";
-import { command as verify } from "../commands/verify.ts";
-import { command as demo } from "../commands/demo.ts";
-import { command as lint } from "../commands/lint.ts";
-import { command as diff } from "../commands/diff.ts";
-import { command as inspect } from "../commands/inspect.ts";
-import { command as importCommand } from "../commands/import.ts";
-import { command as redact } from "../commands/redact.ts";
 
-/** The commands. */
-export const commands: readonly Command[] = [
-  record,
-  replay,
-  check,
-  verify,
-  demo,
-  lint,
-  diff,
-  inspect,
-  importCommand,
-  redact,
-];
+/** How to load each command's module. */
+const loaders: Record<string, () => Promise<{ command: Command }>> = {
+  record: () => import("../commands/record.ts"),
+  replay: () => import("../commands/replay.ts"),
+  check: () => import("../commands/check.ts"),
+  verify: () => import("../commands/verify.ts"),
+  demo: () => import("../commands/demo.ts"),
+  lint: () => import("../commands/lint.ts"),
+  diff: () => import("../commands/diff.ts"),
+  inspect: () => import("../commands/inspect.ts"),
+  import: () => import("../commands/import.ts"),
+  redact: () => import("../commands/redact.ts"),
+};
+
+/** The command names, in overview order. */
+export const commandNames: readonly string[] = Object.keys(loaders);
+
+/** Loads one command, or undefined for an unknown name. */
+export async function loadCommand(name: string): Promise<Command | undefined> {
+  return Object.hasOwn(loaders, name) ? (await loaders[name]()).command : undefined;
+}
+
+/** Loads every command (for the overview and the generated reference). */
+export async function loadCommands(): Promise<Command[]> {
+  return await Promise.all(commandNames.map(async (name) => (await loaders[name]()).command));
+}
