@@ -8,7 +8,8 @@ import { flag, stringOption } from "../cli/command.ts";
 import { printErr } from "../cli/output.ts";
 import { UsageError } from "../errors.ts";
 import { recordHttp } from "../record/http.ts";
-import { recordStdio } from "../record/stdio.ts";
+import { runRecord } from "../modes/record_run.ts";
+import { withClaim } from "../claim/claim.ts";
 import { redactorFromOptions, REDACTION_OPTIONS } from "./shared_options.ts";
 
 /** The `record` command. */
@@ -38,6 +39,17 @@ export const command: Command = {
       description: "A relaunch of the same command within this window joins the cassette as a new session",
       default: "10000",
     },
+    mode: {
+      type: "string",
+      valueName: "MODE",
+      description: "Record mode for test suites: once, none, all, new_episodes (MCP_CASSETTE_MODE wins); default: record",
+    },
+    group: {
+      type: "string",
+      valueName: "ID",
+      description: "The recording this launch belongs to: launches of one group share the claim (set by the library)",
+    },
+    "run-log": { type: "string", valueName: "FILE", description: "Append what this launch did, as JSON lines, to FILE (for the library)" },
     ...REDACTION_OPTIONS,
   },
   async run({ values, rest }) {
@@ -47,7 +59,7 @@ export const command: Command = {
     const redactor = await redactorFromOptions(values);
     if (url) {
       if (rest.length > 0) throw new UsageError("record takes either --url or a server command after --, not both");
-      return await recordHttp({
+      return await withClaim(output, () => recordHttp({
         url,
         output,
         listen: stringOption(values, "listen"),
@@ -55,13 +67,23 @@ export const command: Command = {
         force: flag(values, "force"),
         onListening: (address) => printErr(`mcp-cassette: recording; point the client at ${address}`),
         log: printErr,
-      });
+      }), { force: flag(values, "force"), log: printErr });
     }
     if (rest.length === 0) throw new UsageError("record needs a server command after -- (or --url URL)");
     const window = Number(stringOption(values, "append-window-ms") ?? "10000");
     if (!Number.isFinite(window) || window < 0) {
       throw new UsageError(`--append-window-ms must be a number of milliseconds, not ${stringOption(values, "append-window-ms")}`);
     }
-    return await recordStdio({ command: rest, output, redactor, force: flag(values, "force"), appendWindowMs: window });
+    return await runRecord({
+      command: rest,
+      output,
+      redactor,
+      force: flag(values, "force"),
+      appendWindowMs: window,
+      mode: stringOption(values, "mode"),
+      group: stringOption(values, "group"),
+      runLog: stringOption(values, "run-log"),
+      log: (line) => printErr(`mcp-cassette: ${line}`),
+    });
   },
 };

@@ -20,12 +20,13 @@ import { serveStdio } from "../replay/stdio.ts";
 import { runtime } from "../runtime/mod.ts";
 import { createReplayRedactor } from "../redact/mod.ts";
 import { REDACTION_OPTIONS } from "./shared_options.ts";
+import { replayNewEpisodes } from "../modes/replay_run.ts";
 
 /** The `replay` command. */
 export const command: Command = {
   name: "replay",
   summary: "Serve a cassette as an MCP server (stdio, or HTTP with --listen)",
-  usage: "replay CASSETTE [--listen HOST:PORT] [options]",
+  usage: "replay CASSETTE [--listen HOST:PORT] [options] | replay CASSETTE --new-episodes -- <server command...>",
   description: [
     "Put this command in the client's config in place of the server. It answers from the cassette,",
     "with no network and no server process. Misses get a JSON-RPC error naming the closest recording",
@@ -47,6 +48,12 @@ export const command: Command = {
     "pace-cap-ms": { type: "string", valueName: "MS", description: "Cap any one gap (0: no cap)", default: "5000" },
     "fail-on-unplayed": { type: "boolean", description: "Exit 3 when recorded requests were never asked for" },
     quiet: { type: "boolean", short: "q", description: "Print nothing on stderr but misses" },
+    "new-episodes": {
+      type: "boolean",
+      description: "Send misses to the live server given after -- and append the exchanges to the cassette",
+    },
+    group: { type: "string", valueName: "ID", description: "The recording this run belongs to (set by the library)" },
+    "run-log": { type: "string", valueName: "FILE", description: "Append what this run did, as JSON lines, to FILE (for the library)" },
     report: {
       type: "string",
       valueName: "FILE",
@@ -54,8 +61,12 @@ export const command: Command = {
     },
     ...REDACTION_OPTIONS,
   },
-  async run({ values, positionals }) {
+  takesRest: true,
+  async run({ values, positionals, rest }) {
     if (positionals.length !== 1) throw new UsageError("replay needs exactly one CASSETTE");
+    if (flag(values, "new-episodes") || rest.length > 0 || stringOption(values, "run-log")) {
+      return await replayNewEpisodes(positionals[0], rest, values, replayOptions, finishReport);
+    }
     const cassette = await loadCassette(positionals[0]);
     const quiet = flag(values, "quiet");
     const log = quiet ? () => {} : (line: string) => printErr(`mcp-cassette: ${line}`);

@@ -11,6 +11,7 @@ import type { Era } from "../cassette/format.ts";
 import type { FaultInjector } from "../faults/types.ts";
 import type { PacingOptions } from "../faults/pacing.ts";
 import type { FingerprintOptions } from "../match/fingerprint.ts";
+import type { JsonRpcMessage } from "../jsonrpc.ts";
 import { buildEpisodes } from "./episodes.ts";
 import type { Episodes, RecordedSession } from "./episodes.ts";
 import { emptyReport } from "./report.ts";
@@ -33,6 +34,12 @@ export interface ReplayOptions {
   /** Diagnostics, one line each (stderr on the CLI). */
   log?: (line: string) => void;
   fingerprint?: FingerprintOptions;
+  /**
+   * Called before a miss is answered (record mode `new_episodes`): resolves
+   * with a live answer to send instead, or undefined to answer the miss.
+   * `context.session` names the recorded session being served.
+   */
+  onMiss?: (message: JsonRpcMessage, context?: { session?: string }) => Promise<JsonRpcMessage | undefined>;
 }
 
 /** A cassette loaded for serving. */

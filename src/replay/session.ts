@@ -125,6 +125,8 @@ export class ReplaySession {
     const key = requestKey(message, this.options.fingerprint);
     const match = book.take(key);
     if (!match) {
+      const live = await this.options.onMiss?.(message, { session: this.recording?.id });
+      if (live) return await out.send({ ...live, id: message.id });
       const diagnosis = diagnoseMiss(key, book.keys());
       this.engine.report.misses.push({ method: key.method, message: diagnosis.message });
       this.options.log?.(`miss: ${diagnosis.message}`);

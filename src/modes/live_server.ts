@@ -1,0 +1,108 @@
+/**
+ * The live server `new_episodes` forwards misses to: started lazily on the
+ * first miss, spoken to over stdio, one request at a time matched by id.
+ *
+ * @module
+ */
+import { ServerUnreachableError } from "../errors.ts";
+import { JsonlLineStream } from "../framing/jsonl.ts";
+import { ErrorCode, errorResponse, idKey } from "../jsonrpc.ts";
+import type { JsonRpcId, JsonRpcMessage } from "../jsonrpc.ts";
+import { runtime } from "../runtime/mod.ts";
+import type { ChildProcess } from "../runtime/mod.ts";
+
+const encoder = new TextEncoder();
+
+/** A live stdio server and the requests waiting for its answers. */
+export class LiveServer {
+  #child: ChildProcess;
+  #writer: WritableStreamDefaultWriter<Uint8Array>;
+  #waiting = new Map<string, { id: JsonRpcId; resolve: (message: JsonRpcMessage) => void }>();
+  #exited = false;
+
+  /** Every server message other than an awaited answer (notifications, its own requests). */
+  onOther: (message: JsonRpcMessage) => void = () => {};
+
+  private constructor(readonly command: string[], child: ChildProcess) {
+    this.#child = child;
+    this.#writer = child.stdin.getWriter();
+    void this.#read();
+    child.exited.then(() => this.#gone(), () => this.#gone());
+  }
+
+  /** Starts the server. */
+  static start(command: string[]): LiveServer {
+    try {
+      return new LiveServer(command, runtime.spawn(command, { stderr: "ignore" }));
+    } catch (error) {
+      throw new ServerUnreachableError(`Cannot start the live server ${JSON.stringify(command.join(" "))}: ${(error as Error).message}`);
+    }
+  }
+
+  async #read(): Promise<void> {
+    try {
+      for await (const line of this.#child.stdout.pipeThrough(new JsonlLineStream())) {
+        let message: JsonRpcMessage;
+        try {
+          message = JSON.parse(line);
+        } catch {
+          continue; // A banner or log line: not part of any exchange.
+        }
+        const isAnswer = message.method === undefined && message.id !== undefined && message.id !== null;
+        const waiter = isAnswer ? this.#waiting.get(idKey(message.id as JsonRpcId)) : undefined;
+        if (waiter) {
+          this.#waiting.delete(idKey(message.id as JsonRpcId));
+          waiter.resolve(message);
+        } else {
+          this.onOther(message);
+        }
+      }
+    } catch {
+      // The server went away; #gone answers whoever waits.
+    }
+    this.#gone();
+  }
+
+  #gone(): void {
+    this.#exited = true;
+    for (const waiter of this.#waiting.values()) {
+      waiter.resolve(errorResponse(waiter.id, ErrorCode.InternalError, `The live server ${this.command.join(" ")} exited`));
+    }
+    this.#waiting.clear();
+  }
+
+  /** Sends a notification or an answer to one of the server's requests. */
+  async notify(message: JsonRpcMessage): Promise<void> {
+    if (this.#exited) return;
+    await this.#writer.write(encoder.encode(JSON.stringify(message) + "\n"));
+  }
+
+  /** Sends a request and resolves with the server's answer (an error answer if it exits, or after `timeoutMs`). */
+  async request(message: JsonRpcMessage & { id: JsonRpcId }, timeoutMs = 60_000): Promise<JsonRpcMessage> {
+    if (this.#exited) {
+      return errorResponse(message.id, ErrorCode.InternalError, `The live server ${this.command.join(" ")} is not running`);
+    }
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const answered = new Promise<JsonRpcMessage>((resolve) => {
+      this.#waiting.set(idKey(message.id), { id: message.id, resolve });
+      timer = setTimeout(() => {
+        this.#waiting.delete(idKey(message.id));
+        resolve(errorResponse(message.id, ErrorCode.InternalError, `The live server did not answer ${message.method} within ${timeoutMs} ms`));
+      }, timeoutMs);
+    });
+    await this.#writer.write(encoder.encode(JSON.stringify(message) + "\n"));
+    const answer = await answered;
+    clearTimeout(timer);
+    return answer;
+  }
+
+  /** Ends the server: EOF on stdin, then SIGTERM if it lingers. */
+  async stop(): Promise<void> {
+    if (!this.#exited) {
+      await this.#writer.close().catch(() => {});
+      const timer = setTimeout(() => this.#child.kill("SIGTERM"), 2_000);
+      await this.#child.exited.catch(() => 1);
+      clearTimeout(timer);
+    }
+  }
+}

@@ -1,0 +1,163 @@
+/**
+ * Record mode `new_episodes`: replay, and send each request the cassette
+ * has no answer for to the live server (started on the first miss), append
+ * the exchange to the cassette marked `appended: true`, and answer the
+ * client with the live answer.
+ *
+ * @module
+ */
+import { loadCassette } from "../cassette/reader.ts";
+import { CassetteWriter } from "../cassette/writer.ts";
+import type { Entry } from "../cassette/format.ts";
+import type { Json, JsonRpcId, JsonRpcMessage } from "../jsonrpc.ts";
+import { ErrorCode, errorResponse } from "../jsonrpc.ts";
+import type { ReplayOptions } from "../replay/engine.ts";
+import { acquireClaim } from "../claim/claim.ts";
+import type { Claim } from "../claim/claim.ts";
+import { LiveServer } from "./live_server.ts";
+
+/** Options of {@linkcode openNewEpisodes}. */
+export interface NewEpisodesOptions {
+  /** The cassette, which must exist. */
+  cassette: string;
+  /** The live server command line. */
+  command: string[];
+  /** The recording this run works for (see src/claim/). */
+  group?: string;
+  force?: boolean;
+  log?: (line: string) => void;
+}
+
+/** A `new_episodes` run in progress: engine options to use, and the clean-up. */
+export interface NewEpisodes {
+  /** Adds the miss hook (and the handshake capture) to a replay's options. */
+  extend(options: ReplayOptions): ReplayOptions;
+  /** Exchanges appended so far. */
+  readonly appended: number;
+  /** Stops the live server, closes the cassette and releases the claim. */
+  close(): Promise<void>;
+}
+
+const HANDSHAKE_ID = "mcp-cassette-handshake";
+
+/**
+ * Claims the cassette (failing fast if another recording holds it) and
+ * prepares the miss hook. Nothing starts until the first miss.
+ */
+export async function openNewEpisodes(options: NewEpisodesOptions): Promise<NewEpisodes> {
+  const { claim } = await acquireClaim(options.cassette, {
+    group: options.group,
+    command: options.command,
+    onHeld: "fail",
+    force: options.force,
+    log: options.log,
+  });
+  try {
+    const existing = await loadCassette(options.cassette);
+    return new Episodes(options, claim, existing.entries.reduce((last, entry) => Math.max(last, entry.t), 0));
+  } catch (error) {
+    await claim.release();
+    throw error;
+  }
+}
+
+class Episodes implements NewEpisodes {
+  #live: LiveServer | undefined;
+  #writer: CassetteWriter | undefined;
+  #initialize: JsonRpcMessage | undefined;
+  #initializedNote: JsonRpcMessage | undefined;
+  #start = performance.now();
+  #appended = 0;
+  #queue: Promise<unknown> = Promise.resolve();
+  #closed = false;
+
+  constructor(readonly options: NewEpisodesOptions, readonly claim: Claim, readonly baseT: number) {}
+
+  get appended(): number {
+    return this.#appended;
+  }
+
+  extend(options: ReplayOptions): ReplayOptions {
+    return {
+      ...options,
+      rewriteRequest: (message) => {
+        const rewritten = options.rewriteRequest ? options.rewriteRequest(message) : message;
+        this.#observe(rewritten as JsonRpcMessage);
+        return rewritten;
+      },
+      onMiss: (message, context) => this.#forward(message, context?.session),
+    };
+  }
+
+  /** Keeps the client's handshake, to open the live server the same way. */
+  #observe(message: JsonRpcMessage): void {
+    if (message === null || typeof message !== "object") return;
+    if (message.method === "initialize" && message.id !== undefined) this.#initialize = message;
+    if (message.method === "notifications/initialized") this.#initializedNote = message;
+  }
+
+  #t(): number {
+    return Math.round((this.baseT + performance.now() - this.#start) * 1000) / 1000;
+  }
+
+  #append(entry: Record<string, unknown>, session: string | undefined): void {
+    const withSession = session && session !== "default" ? { ...entry, session } : entry;
+    this.#writer!.append({ ...withSession, t: this.#t(), appended: true } as unknown as Entry);
+  }
+
+  #forward(message: JsonRpcMessage, session: string | undefined): Promise<JsonRpcMessage | undefined> {
+    // One exchange at a time: the appended entries stay in request/answer order.
+    const next = this.#queue.then(() => this.#exchange(message, session));
+    this.#queue = next.catch(() => {});
+    return next;
+  }
+
+  async #exchange(message: JsonRpcMessage, session: string | undefined): Promise<JsonRpcMessage | undefined> {
+    if (this.#closed || message.id === undefined || message.id === null) return undefined;
+    const live = await this.#ensureLive(message);
+    this.options.log?.(`new episode: forwarding ${message.method} to the live server`);
+    this.#append({ type: "message", dir: "c2s", msg: message as Json }, session);
+    live.onOther = (other) => this.#onServerMessage(live, other, session);
+    const answer = await live.request(message as JsonRpcMessage & { id: JsonRpcId });
+    this.#append({ type: "message", dir: "s2c", msg: answer as Json }, session);
+    this.#appended++;
+    return answer;
+  }
+
+  /** Starts the live server on the first miss and replays the client's handshake to it. */
+  async #ensureLive(first: JsonRpcMessage): Promise<LiveServer> {
+    if (this.#live) return this.#live;
+    this.#writer = await CassetteWriter.open(this.options.cassette, { append: true });
+    const live = LiveServer.start(this.options.command);
+    this.#live = live;
+    if (this.#initialize && first.method !== "initialize") {
+      const answer = await live.request({ ...this.#initialize, id: HANDSHAKE_ID });
+      if (answer.error) this.options.log?.(`the live server refused the handshake: ${answer.error.message}`);
+      await live.notify(this.#initializedNote ?? { jsonrpc: "2.0", method: "notifications/initialized" });
+    }
+    return live;
+  }
+
+  /** Notifications during a forwarded exchange are kept; the live server's own requests are declined. */
+  #onServerMessage(live: LiveServer, message: JsonRpcMessage, session: string | undefined): void {
+    if (this.#closed) return;
+    this.#append({ type: "message", dir: "s2c", msg: message as Json }, session);
+    if (message.method !== undefined && message.id !== undefined && message.id !== null) {
+      void live.notify(
+        errorResponse(message.id, ErrorCode.MethodNotFound, "mcp-cassette new_episodes does not relay server requests"),
+      );
+    }
+  }
+
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    await this.#queue.catch(() => {});
+    try {
+      await this.#live?.stop();
+      await this.#writer?.close();
+    } finally {
+      await this.claim.release();
+    }
+  }
+}

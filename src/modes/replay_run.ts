@@ -1,0 +1,61 @@
+/**
+ * `mcp-cassette replay` with the test-suite extras: `--new-episodes` (send
+ * misses to the live server and append them) and `--report` (tell the
+ * library what happened). Plain replay stays in src/commands/replay.ts.
+ *
+ * @module
+ */
+import type { OptionValues } from "../cli/command.ts";
+import { flag, stringOption } from "../cli/command.ts";
+import { printErr } from "../cli/output.ts";
+import { loadCassette } from "../cassette/reader.ts";
+import type { CassetteHeader } from "../cassette/format.ts";
+import { UsageError } from "../errors.ts";
+import { ReplayEngine } from "../replay/engine.ts";
+import type { ReplayOptions } from "../replay/engine.ts";
+import type { ReplayReport } from "../replay/report.ts";
+import { serveStdio } from "../replay/stdio.ts";
+import { runtime } from "../runtime/mod.ts";
+import { openNewEpisodes } from "./new_episodes.ts";
+import type { NewEpisodes } from "./new_episodes.ts";
+import { RunReporter } from "./run_report.ts";
+
+/** Serves `cassette` on stdio with the extras; resolves with the exit code. */
+export async function replayNewEpisodes(
+  cassette: string,
+  command: string[],
+  values: OptionValues,
+  replayOptions: (values: OptionValues, log: (line: string) => void, header?: CassetteHeader) => Promise<ReplayOptions>,
+  finishReport: (report: ReplayReport, values: OptionValues, quiet: boolean) => number,
+): Promise<number> {
+  const appending = flag(values, "new-episodes");
+  if (appending && command.length === 0) throw new UsageError("replay --new-episodes needs the live server command after --");
+  if (!appending && command.length > 0) throw new UsageError("replay takes a server command after -- only with --new-episodes");
+  if (stringOption(values, "listen")) throw new UsageError("--new-episodes and --run-log work over stdio only, not with --listen");
+  const quiet = flag(values, "quiet");
+  const log = quiet ? () => {} : (line: string) => printErr(`mcp-cassette: ${line}`);
+  const reporter = new RunReporter(stringOption(values, "run-log"));
+  const action = appending ? "replay-append" : "replay";
+  const loaded = await loadCassette(cassette);
+  let episodes: NewEpisodes | undefined;
+  if (appending) {
+    episodes = await openNewEpisodes({ cassette, command, group: stringOption(values, "group"), force: false, log });
+  }
+  const stops = (["SIGINT", "SIGTERM"] as const).map((signal) =>
+    runtime.onSignal(signal, () => {
+      void (episodes?.close() ?? Promise.resolve()).finally(() => runtime.exit(signal === "SIGINT" ? 130 : 143));
+    })
+  );
+  try {
+    reporter.start(action);
+    const base = await replayOptions(values, log, loaded.header);
+    const engine = new ReplayEngine(loaded, episodes ? episodes.extend(base) : base);
+    const report = await serveStdio(engine, { input: runtime.stdin, output: runtime.stdout, log });
+    const reportFile = stringOption(values, "report");
+    if (reportFile) await runtime.writeTextFile(reportFile, JSON.stringify(report, null, 2) + "\n");
+    return reporter.end(action, finishReport(report, values, quiet), report, episodes?.appended);
+  } finally {
+    stops.forEach((stop) => stop());
+    await episodes?.close();
+  }
+}

@@ -1,0 +1,78 @@
+/**
+ * The run report: how a recorder or replay started by a client under test
+ * tells the library what happened. The library cannot see the exit code of
+ * a process the client launched, so each launch appends a `start` line and,
+ * when done, an `end` line with its replay report to a JSONL file the
+ * library named (`--report FILE`).
+ *
+ * @module
+ */
+import { runtime } from "../runtime/mod.ts";
+import type { ReplayReport } from "../replay/report.ts";
+
+/** What one launch did. */
+export type RunAction = "record" | "replay" | "replay-append";
+
+/** One line of a run report. */
+export interface RunReportLine {
+  pid: number;
+  event: "start" | "end";
+  action: RunAction;
+  /** On `end`: the exit code the launch chose. */
+  code?: number;
+  /** On `end` of a replay: what it saw. */
+  report?: ReplayReport;
+  /** On `end` of a replay with new episodes: how many exchanges were appended. */
+  appended?: number;
+}
+
+/** Appends the lines of one launch; does nothing without a file. */
+export class RunReporter {
+  constructor(readonly file: string | undefined) {}
+
+  #write(line: RunReportLine): void {
+    if (!this.file) return;
+    // One small write per line in append mode: lines of parallel launches never interleave.
+    const out = runtime.openAppend(this.file);
+    try {
+      out.write(new TextEncoder().encode(JSON.stringify(line) + "\n"));
+    } finally {
+      out.close();
+    }
+  }
+
+  /** Records the start of a launch. */
+  start(action: RunAction): void {
+    this.#write({ pid: runtime.pid(), event: "start", action });
+  }
+
+  /** Records the end of a launch; returns `code` for chaining. */
+  end(action: RunAction, code: number, report?: ReplayReport, appended?: number): number {
+    this.#write({
+      pid: runtime.pid(),
+      event: "end",
+      action,
+      code,
+      ...(report ? { report } : {}),
+      ...(appended ? { appended } : {}),
+    });
+    return code;
+  }
+}
+
+/** Reads a run report; a missing file is an empty report. */
+export async function readRunReport(file: string): Promise<RunReportLine[]> {
+  let text: string;
+  try {
+    text = await runtime.readTextFile(file);
+  } catch {
+    return [];
+  }
+  return text.split("\n").filter((line) => line.trim() !== "").flatMap((line) => {
+    try {
+      return [JSON.parse(line) as RunReportLine];
+    } catch {
+      return [];
+    }
+  });
+}
