@@ -16,6 +16,8 @@ export interface OptionSpec {
   valueName?: string;
   description: string;
   default?: string | boolean;
+  /** Internal options (used between our own processes) stay out of help and docs. */
+  hidden?: boolean;
 }
 
 /** Parsed values: strings, booleans, or lists for `multiple` options. */

@@ -30,7 +30,7 @@ export async function overview(): Promise<string> {
 
 /** The help text of one command. */
 export function commandHelp(command: Command): string {
-  const rows = Object.entries(command.options).map(([name, spec]) => {
+  const rows = Object.entries(command.options).filter(([, spec]) => !spec.hidden).map(([name, spec]) => {
     const flagText = `${spec.short ? `-${spec.short}, ` : ""}--${name}${
       spec.type === "string" ? ` ${spec.valueName ?? "VALUE"}` : ""
     }`;

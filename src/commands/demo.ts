@@ -32,6 +32,7 @@ export const command: Command = {
       type: "string",
       valueName: "VARIANT",
       description: "Internal: serve the healthy or regressed demo server on stdio",
+      hidden: true,
     },
   },
   async run(input) {

@@ -9,6 +9,9 @@ import { verifyCassette } from "../verify/mod.ts";
 import type { VerifyReport } from "../verify/run.ts";
 import { formatText } from "../verify/report.ts";
 import { recordScript, toolCall } from "./record_script.ts";
+import { runCheck } from "../check/run.ts";
+import { formatCheckText } from "../check/report.ts";
+import { StdioClientTransport } from "../client/stdio.ts";
 import type { ScriptedCall } from "./record_script.ts";
 import type { DemoVariant } from "./servers.ts";
 
@@ -49,14 +52,23 @@ export async function runDemo(
       target: { kind: "stdio", command: demoServerCommand(variant) },
       serverName: variant,
     });
+  // The cassette is itself a server: `check` must see the same thing in it as live.
+  const live = formatCheckText(await runCheck(new StdioClientTransport(demoServerCommand("healthy"))));
+  const replayed = formatCheckText(
+    await runCheck(new StdioClientTransport([...runtime.selfCommand(), "replay", "--quiet", cassette])),
+  );
+  const checkLine = live === replayed
+    ? `check: the live server and \`replay\` of its cassette give the same report (${live.includes("result: PASS") ? "PASS" : "FAIL"})`
+    : `check: the replay's report differs from the live server's:\n${replayed}`;
   const healthy = await verify("healthy");
   const regressed = await verify("regressed");
-  const asExpected = healthy.grade.letter === "A" && healthy.failed === 0 &&
+  const asExpected = live === replayed && healthy.grade.letter === "A" && healthy.failed === 0 &&
     regressed.grade.letter !== "A" &&
     regressed.kinds["value-change"] > 0 && regressed.kinds["structure-change"] > 0;
   const color = options.color ?? false;
   const text = [
     `Recorded ${DEMO_SCRIPT.length + 1} requests against the healthy demo server into ${cassette}`,
+    checkLine,
     "",
     formatText(healthy, {
       color,

@@ -325,7 +325,7 @@ export const nodeCompatRuntime: Runtime = {
   createExclusive,
   openAppend,
   rename: (from, to) => fsp.rename(from, to),
-  remove: (filePath) => fsp.rm(filePath, { force: true }),
+  remove: (filePath) => fsp.rm(filePath, { force: true, recursive: true }),
   stat,
   mkdir: async (dir) => {
     await fsp.mkdir(dir, { recursive: true });

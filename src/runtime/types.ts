@@ -106,6 +106,7 @@ export interface Runtime {
   createExclusive(path: string, text: string): Promise<boolean>;
   openAppend(path: string, options?: { truncate?: boolean }): AppendFile;
   rename(from: string, to: string): Promise<void>;
+  /** Removes a file or a whole directory; absent is fine. */
   remove(path: string): Promise<void>;
   /** Like `lstat`: does not follow a final symlink. Resolves undefined when absent. */
   stat(path: string): Promise<FileInfo | undefined>;
