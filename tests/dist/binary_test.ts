@@ -1,0 +1,32 @@
+/**
+ * The standalone executable for this host: the SDK client records the
+ * reference server through it and replays the cassette through it, with
+ * identical results; and the binary restarts itself as the demo's servers
+ * (runtime.selfCommand), which only works if it knows it is compiled.
+ *
+ * CI passes the binary it built in MCP_CASSETTE_BINARY; otherwise the test
+ * compiles one with Bun, offline.
+ */
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import path from "node:path";
+import { run, tempDir } from "../helpers.ts";
+import { hostBinary, recordWith, replayWith } from "./_runtimes.ts";
+
+test("compiled binary: --version, record → replay with the SDK client, and the demo restarting itself", async () => {
+  const work = tempDir("mcp-cassette-bin-");
+  const binary = await hostBinary(work);
+
+  const version = await run([binary, "--version"], { cwd: work });
+  assert.equal(version.code, 0, version.stderr);
+  assert.match(version.stdout, /^mcp-cassette \d+\.\d+\.\d+/);
+
+  const cassette = path.join(work, "binary.cassette.jsonl");
+  const recorded = await recordWith([binary], cassette);
+  assert.deepEqual(await replayWith([binary], cassette), recorded);
+
+  // Run from a folder with no cli.ts anywhere near: the binary must start itself.
+  const demo = await run([binary, "demo", "--out", path.join(work, "demo")], { cwd: work });
+  assert.equal(demo.code, 0, demo.stdout + demo.stderr);
+  assert.match(demo.stdout, /demo OK/);
+});
