@@ -1,0 +1,173 @@
+/**
+ * An in-process replay: an object with the official SDK's client
+ * `Transport` shape, served straight from a cassette by the replay engine.
+ * No subprocess, no pipes, and no import of the SDK (the shape is
+ * structural, so this module runs wherever the engine runs).
+ *
+ * @module
+ */
+import { loadCassette } from "../cassette/reader.ts";
+import { UsageError } from "../errors.ts";
+import type { JsonRpcMessage } from "../jsonrpc.ts";
+import { ReplayEngine } from "../replay/engine.ts";
+import type { ReplayOptions } from "../replay/engine.ts";
+import type { Outlet } from "../replay/outlet.ts";
+import type { ReplayReport } from "../replay/report.ts";
+import type { ReplaySession } from "../replay/session.ts";
+import { runtime } from "../runtime/mod.ts";
+import { actionFor, resolveRecordMode } from "../modes/mode.ts";
+import { checkReport } from "./verdict.ts";
+
+/** A JSON-RPC message as the SDK hands it to a transport. */
+export type TransportMessage = JsonRpcMessage & { jsonrpc: "2.0" };
+
+/** Options of {@linkcode ReplayTransport.open}. */
+export interface ReplayTransportOptions extends ReplayOptions {
+  /**
+   * The record mode; only the replaying ones make sense in process. With
+   * `once` or `new_episodes` a missing cassette is an error naming the
+   * stdio route that can record it. The `MCP_CASSETTE_MODE` variable wins.
+   */
+  mode?: string;
+}
+
+/**
+ * The SDK client `Transport` shape, answered from a cassette in this
+ * process.
+ *
+ * @example
+ * ```ts
+ * import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+ * import { ReplayTransport } from "@mcp-cassette/mcp-cassette";
+ *
+ * const transport = await ReplayTransport.open("tests/cassettes/everything.cassette.jsonl");
+ * const client = new Client({ name: "test", version: "1.0.0" });
+ * await client.connect(transport);
+ * const tools = await client.listTools();
+ * await client.close();
+ * await transport.finish(); // throws ReplayMissError if a request had no recording
+ * ```
+ */
+export class ReplayTransport {
+  /** Set by the client: called with each message the cassette serves. */
+  onmessage?: (message: TransportMessage, extra?: unknown) => void;
+  /** Set by the client: called when something goes wrong. */
+  onerror?: (error: Error) => void;
+  /** Set by the client: called once the transport is closed. */
+  onclose?: () => void;
+  /** The recorded session id, when the cassette has one (HTTP recordings). */
+  sessionId?: string;
+
+  #session: ReplaySession | undefined;
+  #outlet: Outlet;
+  #inFlight = new Set<Promise<void>>();
+  #delivery: Promise<void> = Promise.resolve();
+  #closed = false;
+  #report: ReplayReport | undefined;
+  #protocolVersion: string | undefined;
+
+  /** Wraps an engine; most callers want {@linkcode ReplayTransport.open}. */
+  constructor(readonly engine: ReplayEngine) {
+    this.#outlet = {
+      send: (message) => this.#deliver(message),
+      raw: (text) => {
+        try {
+          return this.#deliver(JSON.parse(text));
+        } catch {
+          this.onerror?.(new Error(`The cassette served a line that is not JSON: ${text.slice(0, 80)}`));
+          return Promise.resolve();
+        }
+      },
+      fault: (fault) => {
+        if (fault.kind === "disconnect") {
+          void this.close();
+          return Promise.resolve(true);
+        }
+        engine.options.log?.(`fault ${fault.kind} has no meaning in process; ignored`);
+        return Promise.resolve(false);
+      },
+    };
+  }
+
+  /** Loads a cassette and wraps it; the mode decides whether a missing cassette may be recorded elsewhere. */
+  static async open(path: string, options: ReplayTransportOptions = {}): Promise<ReplayTransport> {
+    const mode = resolveRecordMode(options.mode);
+    const exists = (await runtime.stat(path))?.isFile === true;
+    const action = actionFor(mode, exists, path);
+    if (action !== "replay") {
+      throw new UsageError(
+        exists
+          ? `Record mode "${mode}" writes ${path}, which the in-process transport cannot do: use startCassette (stdio) instead`
+          : `The cassette ${path} does not exist and the in-process transport only replays: record it with startCassette (stdio) or mcp-cassette record`,
+      );
+    }
+    return new ReplayTransport(new ReplayEngine(await loadCassette(path), options));
+  }
+
+  /** Starts serving: server output recorded before the first request (a banner) is delivered now. */
+  async start(): Promise<void> {
+    if (this.#session) throw new Error("ReplayTransport already started");
+    this.#session = this.engine.openSession();
+    this.sessionId = this.engine.episodes.sessions[0]?.sessionId;
+    await this.#session.open(this.#outlet);
+  }
+
+  /** Hands one client message to the replay; the answer arrives through `onmessage`. */
+  send(message: TransportMessage, _options?: unknown): Promise<void> {
+    if (this.#closed) return Promise.reject(new Error("ReplayTransport is closed"));
+    if (!this.#session) return Promise.reject(new Error("ReplayTransport not started"));
+    // Not awaited: a request whose recording asks the client something must
+    // not hold up the client's answer, which arrives through a later send.
+    const work = this.#session.receive(message, this.#outlet).catch((error) => {
+      this.onerror?.(error instanceof Error ? error : new Error(String(error)));
+    });
+    this.#inFlight.add(work);
+    work.finally(() => this.#inFlight.delete(work));
+    return Promise.resolve();
+  }
+
+  /** Remembers the negotiated protocol version (the SDK calls this after initialize). */
+  setProtocolVersion(version: string): void {
+    this.#protocolVersion = version;
+  }
+
+  /** The protocol version the client negotiated, once known. */
+  get protocolVersion(): string | undefined {
+    return this.#protocolVersion;
+  }
+
+  /** Stops serving and completes the report; calls `onclose`. Safe to call twice. */
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    this.#session?.close();
+    await Promise.allSettled([...this.#inFlight]);
+    await this.#delivery;
+    this.#report = this.engine.finish();
+    this.onclose?.();
+  }
+
+  /** What the replay saw (complete after {@linkcode close}). */
+  get report(): ReplayReport {
+    return this.#report ?? this.engine.report;
+  }
+
+  /**
+   * Closes and checks: throws {@linkcode ReplayMissError} when a request had
+   * no recording, or (with `failOnUnplayed`) when recorded requests were
+   * never asked for.
+   */
+  async finish(options: { failOnUnplayed?: boolean } = {}): Promise<ReplayReport> {
+    await this.close();
+    checkReport(this.report.misses, this.report.unplayed, options.failOnUnplayed ?? false);
+    return this.report;
+  }
+
+  /** Delivers in order, each on its own turn, so `onmessage` never re-enters `send`. */
+  #deliver(message: JsonRpcMessage): Promise<void> {
+    this.#delivery = this.#delivery.then(() => {
+      if (!this.#closed || this.#inFlight.size > 0) this.onmessage?.(message as TransportMessage);
+    });
+    return this.#delivery;
+  }
+}
