@@ -16,6 +16,7 @@
  */
 import { spawnSync } from "node:child_process";
 import * as fs from "node:fs";
+import { createRequire } from "node:module";
 import * as os from "node:os";
 import path from "node:path";
 import process from "node:process";
@@ -106,15 +107,24 @@ function* emittedScripts(dir: string): Generator<string> {
   }
 }
 
-const BARE_IMPORT = /(?:\bfrom\s*|\bimport\s*\(\s*|\bimport\s+)["']([^"'./][^"']*)["']/g;
+/** TypeScript's own scanner, so imports shown in doc comments do not count. */
+const ts = createRequire(import.meta.url)("typescript") as {
+  preProcessFile(
+    text: string,
+    readImports: boolean,
+    detectJs: boolean,
+  ): { importedFiles: { fileName: string }[] };
+};
 
 /** The npm packages the emitted code imports, pinned to the import map's versions. */
 function dependencies(outDir: string, imports: Record<string, string>): Record<string, string> {
   const wanted = new Set<string>();
   for (const file of emittedScripts(outDir)) {
-    for (const match of fs.readFileSync(file, "utf8").matchAll(BARE_IMPORT)) {
-      const specifier = match[1];
-      if (specifier.startsWith("node:")) continue;
+    for (
+      const { fileName: specifier } of ts.preProcessFile(fs.readFileSync(file, "utf8"), true, true)
+        .importedFiles
+    ) {
+      if (specifier.startsWith("node:") || specifier.startsWith(".")) continue;
       const name = specifier.startsWith("@")
         ? specifier.split("/").slice(0, 2).join("/")
         : specifier.split("/")[0];
