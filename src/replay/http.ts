@@ -1,11 +1,40 @@
 /**
- * The Streamable HTTP (and HTTP+SSE) front end of replay.
+ * The Streamable HTTP front end of replay. It serves the era the cassette
+ * was recorded in (`engine.era`), never a guess:
+ *
+ * - legacy (2025-03-26 … 2025-11-25): `initialize` opens a session (a fresh
+ *   `Mcp-Session-Id` when the recording had them), each new client session
+ *   is served from the next recorded one; every request is answered the way
+ *   it was recorded (JSON body or SSE stream with the same events, ids,
+ *   retry values and priming event); the GET stream delivers the recorded
+ *   unsolicited messages; `Last-Event-ID` resumes; DELETE ends a session.
+ * - modern (2026-07-28): POST only, no sessions, required headers checked
+ *   against the body with the spec's status and error codes.
+ *
+ * docs/http.md describes what crosses between stdio and HTTP.
  *
  * @module
  */
-import { UsageError } from "../errors.ts";
+import { ErrorCode } from "../jsonrpc.ts";
+import type { Json, JsonObject, JsonRpcMessage } from "../jsonrpc.ts";
+import type { SseFields } from "../cassette/format.ts";
+import { encodeSseEvent } from "../framing/sse.ts";
+import type { SseEvent } from "../framing/sse.ts";
+import type { Fault } from "../faults/types.ts";
+import { randomUUID } from "node:crypto";
+import { runtime } from "../runtime/mod.ts";
+import { accepts, decodeHeaderValue, mediaType } from "../http/headers.ts";
+import { jsonRpcHttpError, readBodyCapped } from "../http/body.ts";
+import { checkHostAndOrigin, exposureWarning, originFor, parseListen } from "../http/guard.ts";
+import type { ListenAddress } from "../http/guard.ts";
 import type { ReplayEngine } from "./engine.ts";
+import type { ReplaySession } from "./session.ts";
+import type { Outlet } from "./outlet.ts";
 import type { ReplayReport } from "./report.ts";
+import type { RecordedSession, Step, Trigger } from "./episodes.ts";
+import { SseChannel } from "./http/channel.ts";
+import { indexExchanges } from "./http/exchanges.ts";
+import type { ExchangeIndex, RecordedExchange } from "./http/exchanges.ts";
 
 /** Options of {@linkcode serveHttp}. */
 export interface HttpServeOptions {
@@ -16,9 +45,639 @@ export interface HttpServeOptions {
   /** Resolves when the server should stop (default: SIGINT/SIGTERM). */
   until?: Promise<void>;
   log?: (line: string) => void;
+  /** Largest request body accepted, in bytes (default 4 MiB). */
+  maxBodyBytes?: number;
+  /** Most SSE streams open at once (default 64). */
+  maxStreams?: number;
 }
 
-/** Serves the engine's cassette over HTTP until told to stop; resolves with the report. */
-export function serveHttp(_engine: ReplayEngine, _options: HttpServeOptions): Promise<ReplayReport> {
-  return Promise.reject(new UsageError("replay --listen is not built yet"));
+/** Legacy protocol revisions the replay server accepts in `MCP-Protocol-Version`. */
+export const LEGACY_VERSIONS = ["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25"];
+const MODERN_VERSION = "2026-07-28";
+const VERSION_META = "io.modelcontextprotocol/protocolVersion";
+const HEADER_MISMATCH = -32020;
+const UNSUPPORTED_VERSION = -32022;
+const SESSION_NOT_FOUND = -32001;
+
+/** Methods of the protocol; anything else is an unknown method (modern: 404). */
+const KNOWN_METHODS = new Set([
+  "initialize", "ping", "server/discover", "tools/list", "tools/call", "resources/list", "resources/read",
+  "resources/templates/list", "resources/subscribe", "resources/unsubscribe", "prompts/list", "prompts/get",
+  "completion/complete", "logging/setLevel", "subscriptions/listen", "tasks/get", "tasks/list", "tasks/result",
+  "tasks/cancel",
+]);
+/** Methods whose target travels in `Mcp-Name` (modern era). */
+const NAMED: Record<string, string> = { "tools/call": "name", "prompts/get": "name", "resources/read": "uri" };
+
+function isObject(value: unknown): value is JsonObject {
+  return value !== null && typeof value === "object" && !Array.isArray(value);
+}
+
+function isRequest(message: JsonObject): boolean {
+  return typeof message.method === "string" && "id" in message && message.id !== null;
+}
+
+/** One live client session of the legacy era. */
+class LiveSession {
+  ended = false;
+  /** Client requests and notifications received (the standalone stream's clock). */
+  triggers = 0;
+  get: SseChannel | undefined;
+  #standaloneSent = 0;
+  /** Every event with an id sent in this session, for Last-Event-ID. */
+  log: { stream: number; id: string; text: string }[] = [];
+  /** Streams closed early (recorded that way) whose remaining events wait for a GET resumption. */
+  detached = new Map<number, { queue: string[]; target?: SseChannel; done: boolean }>();
+  #streams = 0;
+
+  constructor(readonly replay: ReplaySession, readonly sessionId: string | undefined, private readonly server: HttpReplayServer) {}
+
+  newStream(): number {
+    return ++this.#streams;
+  }
+
+  get recording(): RecordedSession | undefined {
+    return this.replay.recording;
+  }
+
+  /** Sends the recorded standalone messages now due. */
+  pump(): void {
+    const standalone = this.recording?.standalone ?? [];
+    while (this.#standaloneSent < standalone.length && this.get && !this.get.closed) {
+      const { afterTrigger, step } = standalone[this.#standaloneSent];
+      if (afterTrigger > this.triggers) return;
+      this.#standaloneSent++;
+      this.sendOnGet(stepEvent(step));
+    }
+  }
+
+  sendOnGet(event: SseEvent | undefined): void {
+    if (!event || !this.get || this.get.closed) return;
+    const text = this.get.write(event);
+    if (text && event.id !== undefined) this.log.push({ stream: 0, id: event.id, text });
+  }
+
+  close(): void {
+    this.ended = true;
+    this.get?.close();
+    this.replay.close();
+    void this.server;
+  }
+}
+
+/** The SSE event for a recorded step, as recorded. */
+function stepEvent(step: Step): SseEvent | undefined {
+  if (step.kind === "sse-event") return sseEvent(step.data, step.sse);
+  if (step.kind === "raw") return sseEvent(step.text, step.sse);
+  return sseEvent(JSON.stringify(step.msg), step.sse);
+}
+
+function sseEvent(data: string, sse: SseFields | undefined): SseEvent {
+  const event: SseEvent = { data };
+  if (sse?.id !== undefined) event.id = sse.id;
+  if (sse === undefined) event.event = "message";
+  else if (sse.event !== undefined) event.event = sse.event;
+  if (sse?.retry !== undefined) event.retry = sse.retry;
+  return event;
+}
+
+/** What replaying one POSTed request produces: a JSON body or an SSE stream. */
+class Reply {
+  readonly response: Promise<Response>;
+  #resolve!: (response: Response) => void;
+  #settled = false;
+  recorded: RecordedExchange | undefined;
+  #channel: SseChannel | undefined;
+  #stream = 0;
+  #respondedOnStream = false;
+  #dropAfter: number | undefined;
+  #detached: { queue: string[]; target?: SseChannel; done: boolean } | undefined;
+
+  constructor(
+    private readonly live: LiveSession | undefined,
+    private readonly requestId: Json,
+    private readonly headers: Record<string, string>,
+    private readonly server: HttpReplayServer,
+  ) {
+    this.response = new Promise((resolve) => (this.#resolve = resolve));
+  }
+
+  #settle(response: Response) {
+    if (this.#settled) return;
+    this.#settled = true;
+    this.#resolve(response);
+  }
+
+  #isAnswer(message: JsonRpcMessage): boolean {
+    return message.method === undefined && JSON.stringify(message.id) === JSON.stringify(this.requestId);
+  }
+
+  #status(): number {
+    return this.recorded?.response?.status ?? 200;
+  }
+
+  #openStream(): SseChannel | undefined {
+    if (this.#channel) return this.#channel;
+    if (this.#settled) return undefined;
+    const channel = this.server.openChannel();
+    if (!channel) {
+      this.#settle(jsonRpcHttpError(503, this.requestId, ErrorCode.InternalError, "Too many open streams"));
+      return undefined;
+    }
+    this.#channel = channel;
+    this.#stream = this.live?.newStream() ?? 0;
+    this.#settle(new Response(channel.body, {
+      status: this.#status(),
+      headers: { ...this.headers, "content-type": "text/event-stream", "cache-control": "no-cache", "x-accel-buffering": "no" },
+    }));
+    return channel;
+  }
+
+  /** Writes one event on this request's stream (or where it went after an early close). */
+  #write(event: SseEvent) {
+    if (this.#detached) {
+      const text = encodeSseEvent(event);
+      if (this.#detached.target && !this.#detached.target.closed) this.#detached.target.writeText(text);
+      else this.#detached.queue.push(text);
+      if (event.id !== undefined) this.live?.log.push({ stream: this.#stream, id: event.id, text });
+      return;
+    }
+    const channel = this.#openStream();
+    if (!channel) return;
+    const text = channel.write(event);
+    if (text && event.id !== undefined) this.live?.log.push({ stream: this.#stream, id: event.id, text });
+    if (this.#dropAfter !== undefined && channel.sent >= this.#dropAfter) channel.close();
+    // Recorded: the server closed this stream early (SSE polling); the rest waits for the client's GET.
+    const recorded = this.recorded;
+    if (
+      recorded && this.live && !recorded.carriedResponse && recorded.end?.reason === "complete" &&
+      recorded.response?.body === "sse" && channel.sent >= recorded.events
+    ) {
+      channel.close();
+      this.#detached = { queue: [], done: false };
+      this.live.detached.set(this.#stream, this.#detached);
+    }
+  }
+
+  send(message: JsonRpcMessage, sse: SseFields | undefined): void {
+    const answer = this.#isAnswer(message);
+    if (!answer && sse?.stream === "get" && this.live) {
+      this.live.sendOnGet(sseEvent(JSON.stringify(message), sse));
+      return;
+    }
+    const recordedJson = this.recorded?.response?.body === "json";
+    if (!this.#channel && !this.#detached && answer && (recordedJson || (!this.recorded && sse === undefined))) {
+      this.#settle(new Response(JSON.stringify(message), {
+        status: this.#status(),
+        headers: { ...this.headers, "content-type": "application/json" },
+      }));
+      return;
+    }
+    if (answer) this.#respondedOnStream = true;
+    this.#write(sseEvent(JSON.stringify(message), sse));
+  }
+
+  raw(text: string, sse: SseFields | undefined): void {
+    if (!this.#channel && !this.#detached && this.recorded?.response?.body !== "sse") {
+      this.#settle(new Response(text, { status: this.#status(), headers: { ...this.headers, "content-type": "application/json" } }));
+      return;
+    }
+    this.#write(sseEvent(text, sse));
+  }
+
+  event(data: string, sse: SseFields): void {
+    this.#write(sseEvent(data, sse));
+  }
+
+  fault(fault: Fault): boolean {
+    if (fault.kind === "http-status") {
+      if (this.#settled) return false;
+      this.#settle(new Response(fault.body ?? null, { status: fault.status, headers: { ...this.headers, ...fault.headers } }));
+      return true;
+    }
+    if (fault.kind === "sse-drop") {
+      this.#dropAfter = fault.afterEvents;
+      return false;
+    }
+    if (fault.kind === "disconnect") {
+      if (this.#channel) this.#channel.error();
+      else {
+        const channel = this.#openStream();
+        channel?.error();
+      }
+      return true;
+    }
+    return false;
+  }
+
+  /** The request's replay is over: close what was recorded closed, keep open what the client closed. */
+  finish(missed: boolean): void {
+    if (this.#detached) {
+      this.#detached.done = true;
+      this.#detached.target?.close();
+      return;
+    }
+    if (!this.#settled) {
+      if (this.recorded?.end?.reason === "upstream-error") {
+        this.#settle(jsonRpcHttpError(502, this.requestId, ErrorCode.InternalError, `Bad gateway (recorded): ${this.recorded.end.error ?? ""}`));
+        return;
+      }
+      // Never answered in the recording: the stream stays open until the client leaves.
+      this.#openStream();
+      if (missed) this.#channel?.close();
+      return;
+    }
+    const keepOpen = !this.#respondedOnStream && this.recorded?.end?.reason === "client-closed";
+    if (!keepOpen) this.#channel?.close();
+  }
+}
+
+
+/** The replay server's state. */
+class HttpReplayServer {
+  readonly index: ExchangeIndex;
+  readonly era;
+  #sessions = new Map<string, LiveSession>();
+  #sessionless: LiveSession | undefined;
+  #modernSession: ReplaySession | undefined;
+  #usesSessionIds: boolean;
+  #openStreams = 0;
+  #supportedModern: string[];
+  bound!: ListenAddress;
+
+  constructor(readonly engine: ReplayEngine, readonly options: HttpServeOptions) {
+    this.index = indexExchanges(engine.cassette);
+    this.era = engine.era;
+    this.#usesSessionIds = engine.episodes.sessions.some((session) => session.sessionId !== undefined);
+    this.#supportedModern = modernVersions(engine);
+  }
+
+  openChannel(): SseChannel | undefined {
+    if (this.#openStreams >= (this.options.maxStreams ?? 64)) return undefined;
+    const channel = new SseChannel();
+    this.#openStreams++;
+    channel.onClose(() => this.#openStreams--);
+    return channel;
+  }
+
+  async handle(request: Request): Promise<Response> {
+    const refused = checkHostAndOrigin(request, this.bound);
+    if (refused) return jsonRpcHttpError(refused.status, null, ErrorCode.InvalidRequest, refused.message);
+    const url = new URL(request.url);
+    if (url.pathname.startsWith("/.well-known/")) return this.#wellKnown(url);
+    if (this.era === "modern") return await this.#modern(request);
+    if (request.method === "POST") return await this.#legacyPost(request);
+    if (request.method === "GET") return this.#legacyGet(request);
+    if (request.method === "DELETE") return this.#legacyDelete(request);
+    return new Response(null, { status: 405, headers: { allow: "GET, POST, DELETE" } });
+  }
+
+  /** Serves recorded well-known metadata, as recorded; 404 otherwise. */
+  #wellKnown(url: URL): Response {
+    for (const exchange of this.index.exchanges.values()) {
+      if (exchange.request?.method === "GET" && exchange.request.path === url.pathname + url.search && exchange.response?.text) {
+        const origin = originFor(this.bound.hostname, this.bound.port);
+        const text = exchange.response.text.replace(/"resource"\s*:\s*"https?:\/\/[^/"]+/, `"resource":"${origin}`);
+        return new Response(text, { status: exchange.response.status, headers: { "content-type": "application/json" } });
+      }
+    }
+    return new Response("Not Found", { status: 404 });
+  }
+
+  /** Shared POST checks: Accept, Content-Type, size, JSON. */
+  async #readPost(request: Request): Promise<{ body: Json } | { error: Response }> {
+    const accept = request.headers.get("accept");
+    if (!accepts(accept, "application/json") || !accepts(accept, "text/event-stream")) {
+      return {
+        error: jsonRpcHttpError(406, null, ErrorCode.InvalidRequest, "Not Acceptable: Accept must list application/json and text/event-stream"),
+      };
+    }
+    if (mediaType(request.headers.get("content-type")) !== "application/json") {
+      return { error: jsonRpcHttpError(415, null, ErrorCode.InvalidRequest, "Unsupported Media Type: Content-Type must be application/json") };
+    }
+    const read = await readBodyCapped(request, this.options.maxBodyBytes ?? 4 * 1024 * 1024);
+    if (read.tooLarge) return { error: jsonRpcHttpError(413, null, ErrorCode.InvalidRequest, "Payload Too Large") };
+    try {
+      return { body: JSON.parse(new TextDecoder().decode(read.bytes)) as Json };
+    } catch {
+      return { error: jsonRpcHttpError(400, null, ErrorCode.ParseError, "Parse error: the body is not valid JSON") };
+    }
+  }
+
+  #sessionHeaders(live: LiveSession | undefined): Record<string, string> {
+    return live?.sessionId ? { "mcp-session-id": live.sessionId } : {};
+  }
+
+  /** The live session a legacy request belongs to, or the refusal. */
+  #legacySession(request: Request): LiveSession | Response {
+    const sessionId = request.headers.get("mcp-session-id");
+    if (!this.#usesSessionIds) {
+      return this.#sessionless ??= new LiveSession(this.engine.openSession(), undefined, this);
+    }
+    if (!sessionId) return jsonRpcHttpError(400, null, ErrorCode.InvalidRequest, "Bad Request: Mcp-Session-Id header is required");
+    const live = this.#sessions.get(sessionId);
+    if (!live || live.ended) return jsonRpcHttpError(404, null, SESSION_NOT_FOUND, "Session not found");
+    return live;
+  }
+
+  #checkLegacyVersion(request: Request): Response | undefined {
+    const version = request.headers.get("mcp-protocol-version");
+    if (version !== null && !LEGACY_VERSIONS.includes(version)) {
+      return jsonRpcHttpError(
+        400,
+        null,
+        ErrorCode.InvalidRequest,
+        `Bad Request: Unsupported protocol version: ${version} (supported versions: ${LEGACY_VERSIONS.join(", ")})`,
+      );
+    }
+    return undefined;
+  }
+
+  async #legacyPost(request: Request): Promise<Response> {
+    const read = await this.#readPost(request);
+    if ("error" in read) return read.error;
+    const messages = Array.isArray(read.body) ? read.body : [read.body];
+    if (messages.length === 0 || !messages.every(isObject)) {
+      return jsonRpcHttpError(400, null, ErrorCode.InvalidRequest, "Invalid Request: not a JSON-RPC message");
+    }
+    const objects = messages as JsonObject[];
+    const initialize = objects.find((message) => message.method === "initialize" && isRequest(message));
+    let live: LiveSession;
+    if (initialize) {
+      if (objects.length > 1) {
+        return jsonRpcHttpError(400, null, ErrorCode.InvalidRequest, "Invalid Request: initialize must be sent alone");
+      }
+      const sessionId = this.#usesSessionIds ? randomUUID() : undefined;
+      live = new LiveSession(this.engine.openSession(), sessionId, this);
+      if (sessionId) this.#sessions.set(sessionId, live);
+      else {
+        this.#sessionless?.close();
+        this.#sessionless = live;
+      }
+    } else {
+      const found = this.#legacySession(request);
+      if (found instanceof Response) return found;
+      live = found;
+      const refused = this.#checkLegacyVersion(request);
+      if (refused) return refused;
+    }
+    const requests = objects.filter(isRequest);
+    if (requests.length === 0) {
+      for (const message of objects) this.#receiveBackground(live, message);
+      return new Response(null, { status: 202, headers: this.#sessionHeaders(live) });
+    }
+    if (objects.length > 1) return await this.#batch(live, objects);
+    return await this.#replyTo(live, objects[0], this.#sessionHeaders(live));
+  }
+
+  /** A message whose outputs, if any, belong on the GET stream (notifications, client answers). */
+  #receiveBackground(live: LiveSession, message: JsonObject) {
+    if (typeof message.method === "string") live.triggers++;
+    const outlet: Outlet = {
+      send: (msg, sse) => Promise.resolve(live.sendOnGet(sseEvent(JSON.stringify(msg), sse ?? { stream: "get" }))),
+      raw: (text, sse) => Promise.resolve(live.sendOnGet(sseEvent(text, sse))),
+      event: (data, sse) => Promise.resolve(live.sendOnGet(sseEvent(data, sse))),
+      fault: () => Promise.resolve(false),
+    };
+    live.replay.receive(message, outlet).catch((error) => this.options.log?.(`internal error: ${(error as Error).message}`))
+      .finally(() => live.pump());
+    live.pump();
+  }
+
+  /** Replays one request; resolves with its response once the first byte of it is known. */
+  #replyTo(live: LiveSession | undefined, message: JsonObject, headers: Record<string, string>, replay?: ReplaySession): Promise<Response> {
+    const session = replay ?? live!.replay;
+    if (live) live.triggers++;
+    const reply = new Reply(live, message.id as Json, headers, this);
+    let missed = true;
+    const outlet: Outlet = {
+      begin: (trigger: Trigger) => {
+        missed = false;
+        reply.recorded = trigger.x === undefined ? undefined : this.index.exchanges.get(trigger.x);
+      },
+      send: (msg, sse) => Promise.resolve(reply.send(msg, sse)),
+      raw: (text, sse) => Promise.resolve(reply.raw(text, sse)),
+      event: (data, sse) => Promise.resolve(reply.event(data, sse)),
+      fault: (fault) => Promise.resolve(reply.fault(fault)),
+    };
+    session.receive(message, outlet)
+      .catch((error) => this.options.log?.(`internal error: ${(error as Error).message}`))
+      .finally(() => {
+        reply.finish(missed);
+        live?.pump();
+      });
+    live?.pump();
+    return reply.response;
+  }
+
+  /** A 2025-03-26 batch: the answers go back as one JSON array. */
+  async #batch(live: LiveSession, messages: JsonObject[]): Promise<Response> {
+    const answers: Json[] = [];
+    await Promise.all(messages.map(async (message) => {
+      if (!isRequest(message)) {
+        this.#receiveBackground(live, message);
+        return;
+      }
+      const response = await this.#replyTo(live, message, {});
+      const text = await response.text();
+      for (const event of text.split(/\n\n/)) {
+        const data = event.split("\n").filter((line) => line.startsWith("data:")).map((line) => line.slice(5).trimStart()).join("\n");
+        const body = data || (event.trim().startsWith("{") ? event : "");
+        if (!body) continue;
+        try {
+          const parsed = JSON.parse(body) as JsonObject;
+          if (parsed.method === undefined) answers.push(parsed);
+        } catch {
+          // Not an answer.
+        }
+      }
+    }));
+    return new Response(JSON.stringify(answers), { status: 200, headers: { ...this.#sessionHeaders(live), "content-type": "application/json" } });
+  }
+
+  #legacyGet(request: Request): Response {
+    if (!accepts(request.headers.get("accept"), "text/event-stream")) {
+      return jsonRpcHttpError(406, null, ErrorCode.InvalidRequest, "Not Acceptable: Accept must list text/event-stream");
+    }
+    const found = this.#legacySession(request);
+    if (found instanceof Response) return found;
+    const live = found;
+    const refused = this.#checkLegacyVersion(request);
+    if (refused) return refused;
+    const lastEventId = request.headers.get("last-event-id");
+    if (lastEventId !== null) return this.#resume(live, lastEventId);
+    const recorded = live.recording;
+    const status = recorded ? this.index.getStatus.get(recorded.id) : undefined;
+    const serveStream = status === undefined ? (recorded?.standalone.length ?? 0) > 0 : status === 200;
+    if (!serveStream) {
+      return new Response(null, { status: status && status !== 200 ? status : 405, headers: { allow: "POST, DELETE" } });
+    }
+    if (live.get && !live.get.closed) {
+      return jsonRpcHttpError(409, null, ErrorCode.InvalidRequest, "Conflict: only one SSE stream is allowed per session");
+    }
+    const channel = this.openChannel();
+    if (!channel) return jsonRpcHttpError(503, null, ErrorCode.InternalError, "Too many open streams");
+    live.get = channel;
+    // Recorded servers prime the stream; so does the replay, to flush the headers.
+    channel.writeText(": stream open\n\n");
+    live.pump();
+    return new Response(channel.body, {
+      status: 200,
+      headers: { ...this.#sessionHeaders(live), "content-type": "text/event-stream", "cache-control": "no-cache", "x-accel-buffering": "no" },
+    });
+  }
+
+  /** GET with Last-Event-ID: the rest of that stream, as recorded. */
+  #resume(live: LiveSession, lastEventId: string): Response {
+    const at = live.log.findIndex((event) => event.id === lastEventId);
+    if (at < 0) return jsonRpcHttpError(404, null, ErrorCode.InvalidRequest, `Unknown Last-Event-ID ${lastEventId}`);
+    const stream = live.log[at].stream;
+    const channel = this.openChannel();
+    if (!channel) return jsonRpcHttpError(503, null, ErrorCode.InternalError, "Too many open streams");
+    for (const event of live.log.slice(at + 1)) if (event.stream === stream) channel.writeText(event.text);
+    const detached = live.detached.get(stream);
+    if (detached) {
+      for (const text of detached.queue.splice(0)) channel.writeText(text);
+      if (detached.done) channel.close();
+      else detached.target = channel;
+    } else if (stream === 0) {
+      live.get?.close();
+      live.get = channel;
+      live.pump();
+    } else {
+      channel.close();
+    }
+    return new Response(channel.body, {
+      status: 200,
+      headers: { ...this.#sessionHeaders(live), "content-type": "text/event-stream", "cache-control": "no-cache" },
+    });
+  }
+
+  #legacyDelete(request: Request): Response {
+    const found = this.#legacySession(request);
+    if (found instanceof Response) return found;
+    found.close();
+    if (found.sessionId) this.#sessions.delete(found.sessionId);
+    if (found === this.#sessionless) this.#sessionless = undefined;
+    // An ended session id stays known as ended: later requests get 404.
+    if (found.sessionId) this.#sessions.set(found.sessionId, found);
+    return new Response(null, { status: 200 });
+  }
+
+  async #modern(request: Request): Promise<Response> {
+    if (request.method !== "POST") {
+      return new Response(null, { status: 405, headers: { allow: "POST" } });
+    }
+    const read = await this.#readPost(request);
+    if ("error" in read) return read.error;
+    const body = read.body;
+    if (!isObject(body)) return jsonRpcHttpError(400, null, ErrorCode.InvalidRequest, "Invalid Request: one JSON-RPC message per POST");
+    const id = (isRequest(body) ? body.id : null) as Json;
+    const refused = this.#checkModernHeaders(request, body, id);
+    if (refused) return refused;
+    this.#modernSession ??= this.engine.openSession();
+    if (!isRequest(body)) {
+      void this.#modernSession.receive(body, { send: () => Promise.resolve(), raw: () => Promise.resolve(), fault: () => Promise.resolve(false) });
+      return new Response(null, { status: 202 });
+    }
+    if (!KNOWN_METHODS.has(body.method as string)) {
+      return jsonRpcHttpError(404, id, ErrorCode.MethodNotFound, `Method not found: ${body.method}`);
+    }
+    return await this.#replyTo(undefined, body, {}, this.#modernSession);
+  }
+
+  /** The 2026-07-28 header rules: version, Mcp-Method, Mcp-Name, each against the body. */
+  #checkModernHeaders(request: Request, body: JsonObject, id: Json): Response | undefined {
+    const params = isObject(body.params) ? body.params : {};
+    const meta = isObject(params._meta) ? params._meta : {};
+    const bodyVersion = typeof meta[VERSION_META] === "string" ? meta[VERSION_META] as string : undefined;
+    const header = request.headers.get("mcp-protocol-version");
+    const requested = header ?? bodyVersion;
+    if (requested !== undefined && !this.#supportedModern.includes(requested)) {
+      return jsonRpcHttpError(400, id, UNSUPPORTED_VERSION, `Unsupported protocol version: ${requested}`, {
+        supported: this.#supportedModern,
+        requested,
+      });
+    }
+    if (header === null || (bodyVersion !== undefined && header !== bodyVersion)) {
+      return jsonRpcHttpError(400, id, HEADER_MISMATCH, "Header mismatch: MCP-Protocol-Version must equal the request's protocol version");
+    }
+    if (typeof body.method === "string") {
+      const method = request.headers.get("mcp-method");
+      if (method === null || decodeHeaderValue(method) !== body.method) {
+        return jsonRpcHttpError(400, id, HEADER_MISMATCH, `Header mismatch: Mcp-Method must be ${body.method}`);
+      }
+      const field = NAMED[body.method];
+      if (field) {
+        const name = request.headers.get("mcp-name");
+        const expected = params[field];
+        if (name === null || decodeHeaderValue(name) !== expected) {
+          return jsonRpcHttpError(400, id, HEADER_MISMATCH, `Header mismatch: Mcp-Name must equal params.${field}`);
+        }
+      }
+    }
+    return undefined;
+  }
+
+  finish(): void {
+    for (const live of this.#sessions.values()) live.close();
+    this.#sessionless?.close();
+  }
+}
+
+/** The versions a modern recording's server said it supports. */
+function modernVersions(engine: ReplayEngine): string[] {
+  for (const session of engine.episodes.sessions) {
+    for (const trigger of session.triggers) {
+      if (trigger.key.method !== "server/discover") continue;
+      const result = trigger.response?.msg.result;
+      if (isObject(result) && Array.isArray(result.supportedVersions)) {
+        return result.supportedVersions.filter((v): v is string => typeof v === "string");
+      }
+    }
+  }
+  return [engine.cassette.header.protocolVersion ?? MODERN_VERSION];
+}
+
+/**
+ * Serves the engine's cassette over HTTP until told to stop; resolves with the report.
+ *
+ * @example
+ * ```ts
+ * const report = await serveHttp(new ReplayEngine(cassette), { listen: "127.0.0.1:0", onListening: console.log });
+ * ```
+ */
+export async function serveHttp(engine: ReplayEngine, options: HttpServeOptions): Promise<ReplayReport> {
+  const bound = parseListen(options.listen);
+  const warning = exposureWarning(bound.hostname);
+  if (warning) options.log?.(warning);
+  const server = new HttpReplayServer(engine, options);
+  const http = await runtime.serve(
+    { hostname: bound.hostname, port: bound.port, maxHeaderBytes: 16 * 1024, idleTimeoutMs: 30_000 },
+    (request) => server.handle(request),
+  );
+  server.bound = { hostname: bound.hostname, port: http.port };
+  const path = server.index.path ?? pathOf(engine.cassette.header.server.url) ?? "/mcp";
+  options.onListening?.(originFor(bound.hostname, http.port) + path);
+  const stop = options.until ?? new Promise<void>((resolve) => {
+    const removers = (["SIGINT", "SIGTERM"] as const).map((signal) =>
+      runtime.onSignal(signal, () => {
+        removers.forEach((remove) => remove());
+        resolve();
+      })
+    );
+  });
+  await stop;
+  server.finish();
+  await http.close();
+  return engine.finish();
+}
+
+function pathOf(url: string | undefined): string | undefined {
+  if (!url) return undefined;
+  try {
+    return new URL(url).pathname;
+  } catch {
+    return undefined;
+  }
 }

@@ -8,6 +8,7 @@
 import type { SseFields } from "../cassette/format.ts";
 import type { Fault } from "../faults/types.ts";
 import type { JsonRpcMessage } from "../jsonrpc.ts";
+import type { Trigger } from "./episodes.ts";
 
 /** Where a replay session sends what it serves. */
 export interface Outlet {
@@ -22,4 +23,9 @@ export interface Outlet {
    * `sse-drop`. Resolves true when the request's processing should stop.
    */
   fault(fault: Fault): Promise<boolean>;
+  /**
+   * Called once a request has matched, before anything is sent for it: an
+   * HTTP front end learns which recorded exchange (`trigger.x`) it replays.
+   */
+  begin?(trigger: Trigger): void;
 }

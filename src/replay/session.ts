@@ -137,6 +137,7 @@ export class ReplaySession {
       return;
     }
     const trigger = match.item;
+    out.begin?.(trigger);
     if (match.kind === "repeat") {
       this.engine.report.repeats.push(describe(trigger));
       this.options.log?.(`repeating the last recorded answer to ${describe(trigger)}`);

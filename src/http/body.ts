@@ -1,0 +1,60 @@
+/**
+ * Request bodies with a size cap, and JSON-RPC error responses with an HTTP
+ * status, as Streamable HTTP servers send them.
+ *
+ * @module
+ */
+import type { Json } from "../jsonrpc.ts";
+
+/** A body read with {@linkcode readBodyCapped}. */
+export interface CappedBody {
+  bytes: Uint8Array;
+  /** True when the body was longer than the cap (reading stopped there). */
+  tooLarge: boolean;
+}
+
+/** Reads a request body, refusing (without reading it all) one over `maxBytes`. */
+export async function readBodyCapped(request: Request, maxBytes: number): Promise<CappedBody> {
+  const declared = Number(request.headers.get("content-length") ?? "NaN");
+  if (Number.isFinite(declared) && declared > maxBytes) {
+    await request.body?.cancel().catch(() => {});
+    return { bytes: new Uint8Array(0), tooLarge: true };
+  }
+  if (!request.body) return { bytes: new Uint8Array(0), tooLarge: false };
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  const reader = request.body.getReader();
+  while (true) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    total += value.length;
+    if (total > maxBytes) {
+      await reader.cancel().catch(() => {});
+      return { bytes: new Uint8Array(0), tooLarge: true };
+    }
+    chunks.push(value);
+  }
+  const bytes = new Uint8Array(total);
+  let offset = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, offset);
+    offset += chunk.length;
+  }
+  return { bytes, tooLarge: false };
+}
+
+/** A JSON-RPC error as an HTTP response with `status`. */
+export function jsonRpcHttpError(
+  status: number,
+  id: Json,
+  code: number,
+  message: string,
+  data?: Json,
+  headers: Record<string, string> = {},
+): Response {
+  const error = data === undefined ? { code, message } : { code, message, data };
+  return new Response(JSON.stringify({ jsonrpc: "2.0", id, error }), {
+    status,
+    headers: { "content-type": "application/json", ...headers },
+  });
+}
