@@ -437,5 +437,7 @@ export async function writeMatrix(
     dirty.code === 0 && dirty.stdout.trim() ? " (with uncommitted changes under src/)" : ""
   }; golden cassette recorded from server-everything 2026.8.31`;
   writeFileSync(file, renderMarkdown(rows, { generated, replay }));
+  // The page is kept in deno fmt's layout, so regenerating it shows only real changes.
+  await run([DENO, "fmt", "--quiet", file]);
   return rows;
 }
