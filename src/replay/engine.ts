@@ -48,6 +48,7 @@ export class ReplayEngine {
   readonly report: ReplayReport = emptyReport();
   #sessions: ReplaySession[] = [];
   #claimed = new Set<RecordedSession>();
+  #merged: RecordedSession | undefined;
 
   constructor(readonly cassette: Cassette, readonly options: ReplayOptions = {}) {
     this.episodes = buildEpisodes(cassette, options.fingerprint);
@@ -83,6 +84,10 @@ export class ReplayEngine {
    * first unclaimed one, else the first that starts with it.
    */
   claimRecording(firstKey: string): RecordedSession {
+    // The modern era is stateless: every recorded launch or connection (the
+    // SDK v2 client's discover probe on its own launch, then the real one) is
+    // one pool of exchanges, served to any client in recorded order.
+    if (this.era === "modern" && this.episodes.sessions.length > 1) return this.#merged ??= mergeSessions(this.episodes.sessions);
     const sessions = this.episodes.sessions;
     const startsWith = (session: RecordedSession) => session.triggers[0]?.key.key === firstKey;
     const pick = sessions.find((s) => !this.#claimed.has(s) && startsWith(s)) ??
@@ -105,4 +110,15 @@ export class ReplayEngine {
     if (this.options.faults) this.report.unfiredFaults.push(...this.options.faults.unfired());
     return this.report;
   }
+}
+
+/** All sessions as one, triggers in session order (for the stateless modern era). */
+function mergeSessions(sessions: RecordedSession[]): RecordedSession {
+  const triggers = sessions.flatMap((session) => session.triggers).map((trigger, index) => ({ ...trigger, index }));
+  return {
+    id: sessions.map((session) => session.id).join("+"),
+    triggers,
+    opening: sessions[0]?.opening ?? [],
+    standalone: [],
+  };
 }
