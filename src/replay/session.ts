@@ -127,6 +127,12 @@ export class ReplaySession {
     if (!match) {
       const live = await this.options.onMiss?.(message, { session: this.recording?.id });
       if (live) return await out.send({ ...live, id: message.id });
+      if (this.#isEraProbe(key.method)) {
+        // A legacy server does not know server/discover; answering as it would
+        // lets a client that probes for the modern era fall back to initialize.
+        await out.send(errorResponse(message.id, ErrorCode.MethodNotFound, `Method not found: ${key.method}`));
+        return;
+      }
       const diagnosis = diagnoseMiss(key, book.keys());
       this.engine.report.misses.push({ method: key.method, message: diagnosis.message });
       this.options.log?.(`miss: ${diagnosis.message}`);
@@ -315,6 +321,12 @@ export class ReplaySession {
       if (this.#closed) return;
       await this.#emit(step, out, flight);
     }
+  }
+
+  /** `server/discover` sent to a legacy recording that never saw one. */
+  #isEraProbe(method: string): boolean {
+    return method === "server/discover" && this.engine.era === "legacy" &&
+      !this.engine.episodes.sessions.some((session) => session.triggers.some((trigger) => trigger.key.method === method));
   }
 
   #answer(message: JsonRpcMessage) {
