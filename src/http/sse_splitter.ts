@@ -26,6 +26,7 @@ export class SseSplitter {
   #decoder = new TextDecoder();
   #buffer = "";
   #first = true;
+  #lastId: string | undefined;
   /** The stream's reconnection time, from the latest valid `retry` field. */
   retry: number | undefined;
 
@@ -57,7 +58,12 @@ export class SseSplitter {
     if (!this.#first && block.startsWith("\uFEFF")) block = "\n" + block; // only the stream's first BOM is dropped
     this.#first = false;
     const events = parseSseText(block);
-    for (const event of events) if (event.retry !== undefined) this.retry = event.retry;
+    for (const event of events) {
+      if (event.retry !== undefined) this.retry = event.retry;
+      // The last event ID outlives its block (the spec's "last event ID buffer").
+      if (event.id !== undefined) this.#lastId = event.id;
+      else if (this.#lastId !== undefined) event.id = this.#lastId;
+    }
     return events;
   }
 }
