@@ -9,6 +9,8 @@ import { printOut } from "../cli/output.ts";
 import { ExitCode, UsageError } from "../errors.ts";
 import { splitCommandLine } from "../client/command_line.ts";
 import { assertTargetAvailable, openTransport } from "../client/target.ts";
+// Registers the Streamable HTTP transport (src/http/) for --url; verify --url shares the registry.
+import "../http/client_transport.ts";
 import type { ServerTarget } from "../client/target.ts";
 import { runCheck } from "../check/run.ts";
 import { formatCheckJson, formatCheckText } from "../check/report.ts";
