@@ -241,16 +241,17 @@ function writeSection(section: string) {
   const file = path.join(ROOT, "BENCHMARKS.md");
   const text = fs.existsSync(file) ? fs.readFileSync(file, "utf8") : "# Benchmarks\n";
   const start = text.indexOf(SECTION);
+  let updated: string;
   if (start === -1) {
-    fs.writeFileSync(file, text.replace(/\n*$/, "\n\n") + section);
-    return;
+    updated = text.replace(/\n*$/, "\n\n") + section;
+  } else {
+    const next = text.slice(start + SECTION.length).search(/^## /m);
+    const end = next === -1 ? text.length : start + SECTION.length + next;
+    updated = text.slice(0, start) + section + (next === -1 ? "" : "\n") + text.slice(end);
   }
-  const next = text.slice(start + SECTION.length).search(/^## /m);
-  const end = next === -1 ? text.length : start + SECTION.length + next;
-  fs.writeFileSync(
-    file,
-    text.slice(0, start) + section + (next === -1 ? "" : "\n") + text.slice(end),
-  );
+  fs.writeFileSync(file, updated);
+  // Tables aligned as `deno fmt` aligns them, so `deno fmt --check` stays green.
+  spawnSync(DENO, ["fmt", file], { cwd: ROOT, stdio: "ignore" });
 }
 
 await main();
