@@ -20,6 +20,7 @@ import { checkCassetteFolder } from "../modes/paths.ts";
 import { readRunReport } from "../modes/run_report.ts";
 import type { RunAction } from "../modes/run_report.ts";
 import { checkReport } from "./verdict.ts";
+import { beingWritten } from "../claim/claim.ts";
 
 /** Options of {@linkcode startCassette}. */
 export interface CassetteOptions {
@@ -77,6 +78,7 @@ export interface CassetteServer {
   finish(options?: { failOnUnplayed?: boolean; waitMs?: number }): Promise<CassetteResult>;
 }
 
+
 function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
@@ -114,7 +116,10 @@ export async function startCassette(options: CassetteOptions): Promise<CassetteS
   await checkCassetteFolder(cassette);
   const info = await runtime.stat(cassette);
   if (info?.isDirectory) throw new UsageError(`The cassette ${cassette} is a directory`);
-  const action = actionFor(mode, info !== undefined, cassette);
+  let action = actionFor(mode, info !== undefined, cassette);
+  // A cassette with a live claim is still being written (a fresh recording is
+  // written in place): go through the recorder, which waits, then replays.
+  if (action === "replay" && mode === "once" && await beingWritten(cassette)) action = "record";
   const server = options.server ?? [];
   if (action !== "replay" && server.length === 0) {
     throw new UsageError(

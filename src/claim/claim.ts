@@ -251,3 +251,9 @@ export async function withClaim<T>(
     await claim.release();
   }
 }
+
+/** Whether a live writer holds the cassette's claim (a fresh recording is written in place: do not read it yet). */
+export async function beingWritten(cassette: string): Promise<boolean> {
+  const owner = await readClaim(cassette).catch(() => undefined);
+  return owner !== undefined && staleReason(owner) === undefined;
+}

@@ -13,7 +13,7 @@ import { formatReport } from "../replay/report.ts";
 import { recordStdio } from "../record/stdio.ts";
 import type { StdioRecordOptions } from "../record/stdio.ts";
 import { runtime } from "../runtime/mod.ts";
-import { acquireClaim } from "../claim/claim.ts";
+import { acquireClaim, beingWritten } from "../claim/claim.ts";
 import { actionFor, resolveRecordMode } from "./mode.ts";
 import type { RecordMode } from "./mode.ts";
 import { RunReporter } from "./run_report.ts";
@@ -62,7 +62,8 @@ export async function runRecord(options: RunRecordOptions): Promise<number> {
   const mine = options.group !== undefined && exists && (await recordedBy(options.output)) === options.group;
   // A sibling launch of this recording extends it, whatever the mode says about existing cassettes.
   const action = mine ? "record" : actionFor(mode, exists, options.output);
-  if (action === "replay") return await replayHere(options.output, reporter, log);
+  // A fresh recording is written in place: while its writer's claim is live, wait for it instead.
+  if (action === "replay" && !(await beingWritten(options.output))) return await replayHere(options.output, reporter, log);
   if (action === "replay-append") return await replayAppending(options, reporter, log);
 
   const abort = new AbortController();
