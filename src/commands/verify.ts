@@ -10,6 +10,8 @@ import { printOut } from "../cli/output.ts";
 import { ExitCode, UsageError } from "../errors.ts";
 import { runtime } from "../runtime/mod.ts";
 import { loadCassette } from "../cassette/reader.ts";
+// Registers the Streamable HTTP client transport for `verify --url`.
+import "../http/client_transport.ts";
 import { describeTarget } from "../client/target.ts";
 import type { ServerTarget } from "../client/target.ts";
 import { GRADE_LETTERS, meetsGrade } from "../verify/grade.ts";
