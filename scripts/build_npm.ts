@@ -24,6 +24,7 @@ import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+const REPOSITORY = "https://github.com/mcp-cassette/mcp-cassette";
 
 /** What the build produced. */
 export interface NpmBuild {
@@ -201,11 +202,19 @@ SOFTWARE.
 `;
 }
 
+/** Relative links (docs/…) would break on npmjs.com: point them at the repository. */
+function absoluteLinks(markdown: string): string {
+  return markdown.replace(
+    /\]\((?!https?:|#|mailto:)([^)\s]+)\)/g,
+    (_, target: string) => `](${REPOSITORY}/blob/main/${target.replace(/^\.\//, "")})`,
+  );
+}
+
 function copyDocs(outDir: string, license: string | undefined): void {
   const readme = path.join(ROOT, "README.md");
   fs.writeFileSync(
     path.join(outDir, "README.md"),
-    fs.existsSync(readme) ? fs.readFileSync(readme, "utf8") : FALLBACK_README,
+    fs.existsSync(readme) ? absoluteLinks(fs.readFileSync(readme, "utf8")) : FALLBACK_README,
   );
   const licenseFile = path.join(ROOT, "LICENSE");
   if (fs.existsSync(licenseFile)) fs.copyFileSync(licenseFile, path.join(outDir, "LICENSE"));
@@ -244,9 +253,14 @@ export function buildNpm(
       "record/replay, verify, lint, diff and fault injection for Model Context Protocol servers",
     license: config.license ?? "MIT",
     keywords: ["mcp", "model-context-protocol", "record", "replay", "cassette", "testing", "mock"],
-    repository: { type: "git", url: "git+https://github.com/mcp-cassette/mcp-cassette.git" },
+    repository: { type: "git", url: `git+${REPOSITORY}.git` },
+    homepage: `${REPOSITORY}#readme`,
     type: "module",
     bin: { "mcp-cassette": "cli.js" },
+    // main/types for tools that predate `exports`.
+    ...(fs.existsSync(path.join(outDir, "mod.js"))
+      ? { main: "./mod.js", types: "./mod.d.ts" }
+      : {}),
     exports: exportsMap(outDir),
     engines: { node: ">=20" },
     dependencies: dependencies(outDir, config.imports ?? {}),
