@@ -1,5 +1,6 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
+import { createServer } from "node:net";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { toolCall } from "../../src/demo/record_script.ts";
@@ -299,9 +300,17 @@ test("bad input: no client requests, a missing file, an unstartable server", asy
     assert.equal(result.stderr.trim().split("\n").length, 1, result.stderr);
     assert.doesNotMatch(result.stderr, /^\s+at /m);
   }
-  const url = await cli(["verify", empty, "--url", "http://127.0.0.1:9/mcp"]);
-  assert.equal(url.code, 2);
-  assert.match(url.stderr, /verify --url needs the HTTP transport/);
+  // A port that was just free: nothing listens, so the connection is refused.
+  const port = await new Promise<number>((resolve) => {
+    const probe = createServer().listen(0, "127.0.0.1", () => {
+      const { port } = probe.address() as { port: number };
+      probe.close(() => resolve(port));
+    });
+  });
+  const refused = await cli(["verify", await baseCassette(), "--url", `http://127.0.0.1:${port}/mcp`]);
+  assert.equal(refused.code, 7, refused.stderr);
+  assert.match(refused.stderr, /Cannot reach/);
+  assert.equal(refused.stderr.trim().split("\n").length, 1, refused.stderr);
 });
 
 /** A small well-formedness check: tags balance, attributes are quoted, entities are known. */
