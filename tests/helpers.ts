@@ -62,3 +62,10 @@ export function run(
     child.stdin.end(options.input ?? "");
   });
 }
+
+/**
+ * Other tools' sample cassettes live outside the repository, in the shared
+ * folder beside the checkout (`../shared/fixtures/peers`); MCP_CASSETTE_PEERS
+ * overrides it.
+ */
+export const PEERS = process.env.MCP_CASSETTE_PEERS ?? path.join(ROOT, "..", "shared", "fixtures", "peers");

@@ -8,10 +8,10 @@ import type { Cassette } from "../../src/cassette/reader.ts";
 import { CassetteFormatError } from "../../src/errors.ts";
 import type { JsonObject } from "../../src/jsonrpc.ts";
 import process from "node:process";
-import { CLI, run, tempDir } from "../helpers.ts";
+import { CLI, PEERS, run, tempDir } from "../helpers.ts";
 
-/** The peer samples (other tools' cassettes), shared outside the repository. */
-const PEERS = process.env.MCP_CASSETTE_PEERS ?? "/work/shared/fixtures/peers";
+
+// PEERS: see tests/helpers.ts.
 const peer = (file: string) => path.join(PEERS, file);
 
 function messages(cassette: Cassette) {

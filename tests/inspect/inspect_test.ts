@@ -5,9 +5,9 @@ import process from "node:process";
 import { writeFileSync } from "node:fs";
 import { loadCassette } from "../../src/cassette/reader.ts";
 import { inspectCassette, percentile, timeline } from "../../src/inspect/mod.ts";
-import { CLI, ROOT, run, tempDir } from "../helpers.ts";
+import { CLI, PEERS, ROOT, run, tempDir } from "../helpers.ts";
 
-const PEERS = process.env.MCP_CASSETTE_PEERS ?? "/work/shared/fixtures/peers";
+// PEERS: see tests/helpers.ts.
 const golden = path.join(ROOT, "examples/cassettes/weather.cassette.jsonl");
 const initiated = path.join(PEERS, "ts-mcp-cassette/initiated.http.cassette.jsonl");
 
