@@ -83,16 +83,19 @@ export async function runRecord(options: RunRecordOptions): Promise<number> {
   }
   const { claim } = acquired;
   try {
-    if (mode === "once" && (await runtime.stat(options.output))?.isFile) {
+    // Looked at again under the claim: a sibling launch may have written the cassette meanwhile.
+    const writer = (await runtime.stat(options.output))?.isFile ? await recordedBy(options.output) : undefined;
+    const siblingWrote = options.group !== undefined && writer === options.group;
+    if (mode === "once" && (await runtime.stat(options.output))?.isFile && !siblingWrote) {
       // Another recording finished this cassette since we looked (we may have waited for it): replay it.
-      if ((await recordedBy(options.output)) !== options.group) {
-        await claim.release();
-        return await replayHere(options.output, reporter, log);
-      }
+      await claim.release();
+      return await replayHere(options.output, reporter, log);
     }
     reporter.start("record");
     const meta = options.group !== undefined ? { ...options.meta, [RECORDING_META_KEY]: options.group } : options.meta;
-    const code = await recordStdio({ ...options, meta });
+    // A recording of the library joins the cassette only as a sibling launch of itself.
+    const appendWindowMs = options.group !== undefined && !siblingWrote ? 0 : options.appendWindowMs;
+    const code = await recordStdio({ ...options, meta, appendWindowMs });
     return reporter.end("record", code);
   } finally {
     await claim.release();

@@ -1,0 +1,34 @@
+/**
+ * Test-runner helpers: each derives the cassette's path from the test's
+ * name under `tests/cassettes/` (configurable with `dir`), starts what the
+ * record mode asks for, and fails the test on replay misses. None imports a
+ * test runner, so this module loads on Deno, Node and Bun alike.
+ *
+ * - `node:test`: {@linkcode useCassette}`(t, options)`
+ * - `Deno.test`: {@linkcode useDenoCassette}`(t, options)` with `await using`
+ * - `bun:test` (or any runner): `test(name, `{@linkcode withCassette}`(name, options, body))`
+ * - vitest: {@linkcode useVitestCassette}`(context, options)`
+ * - jest: {@linkcode useJestCassette}`(options)`
+ *
+ * @example
+ * ```ts
+ * import { test } from "node:test";
+ * import { useCassette } from "@mcp-cassette/mcp-cassette/testing";
+ *
+ * test("lists tools", async (t) => {
+ *   const server = await useCassette(t, { server: ["node", "server.js"] });
+ *   // hand { command: server.command, args: server.args } to the client, assert
+ * });
+ * ```
+ *
+ * @module
+ */
+export { cassetteFileName, cassetteForTest, cassettePathFor, DEFAULT_CASSETTE_DIR, withCassette } from "./core.ts";
+export type { TestCassette, TestCassetteOptions } from "./core.ts";
+export { useCassette } from "./node.ts";
+export type { NodeTestContext } from "./node.ts";
+export { useDenoCassette } from "./deno.ts";
+export type { DenoTestContext } from "./deno.ts";
+export { useVitestCassette } from "./vitest.ts";
+export type { VitestContext } from "./vitest.ts";
+export { useJestCassette } from "./jest.ts";

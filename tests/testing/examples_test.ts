@@ -1,0 +1,33 @@
+/**
+ * The runner examples pass from their committed cassettes with recording
+ * forbidden, the way CI runs them, and the helpers name cassettes after tests.
+ */
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import path from "node:path";
+import { cassetteFileName, cassettePathFor } from "../../src/testing/mod.ts";
+import { DENO, ROOT, run } from "../helpers.ts";
+
+const BUN = path.join(ROOT, "node_modules", ".bin", "bun");
+const CI = { MCP_CASSETTE_MODE: "none" };
+
+test("cassette names come from test names", () => {
+  assert.equal(cassetteFileName(["weather", "Forecast for Paris!"]), "weather--forecast-for-paris.cassette.jsonl");
+  assert.equal(cassetteFileName(["Crème brûlée"]), "creme-brulee.cassette.jsonl");
+  assert.equal(cassettePathFor(["a b"]), path.join("tests/cassettes", "a-b.cassette.jsonl"));
+  assert.equal(cassettePathFor(["a b"], { dir: "x", name: "y.jsonl" }), path.join("x", "y.jsonl"));
+  assert.throws(() => cassetteFileName(["!!"]), /needs a name/);
+});
+
+test("node:test and Deno.test examples pass under deno test with MCP_CASSETTE_MODE=none", async () => {
+  const result = await run([DENO, "test", "-A", "--no-check", "examples/runners/node/", "examples/runners/deno/"], { env: CI });
+  assert.equal(result.code, 0, result.stdout + result.stderr);
+  assert.match(result.stdout, /2 passed/);
+});
+
+test("node:test and bun:test examples pass under bun test with MCP_CASSETTE_MODE=none", async () => {
+  const result = await run([BUN, "test", "examples/runners/node/", "examples/runners/bun/"], { env: CI });
+  assert.equal(result.code, 0, result.stdout + result.stderr);
+  assert.match(result.stderr, /2 pass/);
+});
+
