@@ -67,7 +67,7 @@ test("new_episodes: one unrecorded request reaches the live server once and is a
   assert.ok(appended.every((entry) => entry.appended === true));
   const forwarded = appended.filter((entry) => entry.type === "message" && entry.dir === "c2s");
   assert.equal(forwarded.length, 1);
-  assert.deepEqual((forwarded[0] as { msg: { params: unknown } }).msg.params, { name: "get-structured-content", arguments: { location: "New York" } });
+  assert.deepEqual((forwarded[0] as unknown as { msg: { params: unknown } }).msg.params, { name: "get-structured-content", arguments: { location: "New York" } });
 
   // CI replays it with recording forbidden: the appended exchange now answers.
   const replayed = await worker(["--cassette", cassette, "--extra"], { MCP_CASSETTE_MODE: "none" });
