@@ -112,6 +112,15 @@ test("npm package: packed, installed into an empty folder, the bin records and r
   assert.equal(version.code, 0, version.stderr);
   assert.equal(version.stdout.trim(), `mcp-cassette ${manifest.version}`);
 
+  // What a user types: npx finds the installed bin (no registry lookup with --no).
+  const npx = spawnSync("npx", ["--no", "mcp-cassette", "--version"], {
+    cwd: install,
+    encoding: "utf8",
+    shell: process.platform === "win32",
+  });
+  assert.equal(npx.status, 0, npx.stderr);
+  assert.equal(npx.stdout.trim(), `mcp-cassette ${manifest.version}`);
+
   const cli = [NODE_BIN, bin];
   const cassette = path.join(work, "npm.cassette.jsonl");
   const recorded = await recordWith(cli, cassette);
