@@ -15,8 +15,6 @@
  *
  * @module
  */
-import { createHash } from "node:crypto";
-import { parse } from "smol-toml";
 import { CassetteError, describeError, UsageError } from "../errors.ts";
 import { runtime } from "../runtime/mod.ts";
 import { compileRegex, globMatcher, parsePointer, regexRule, RULE_DIRECTIONS } from "./rules.ts";
@@ -35,10 +33,8 @@ export interface RulePack {
 
 const RULE_FIELDS = new Set(["label", "regex", "key", "pointer", "flags", "strategy", "direction"]);
 
-/** SHA-256 of a text's UTF-8 bytes, as hex. */
-export function sha256Hex(text: string): string {
-  return createHash("sha256").update(text, "utf8").digest("hex");
-}
+import { sha256Hex } from "./sha256.ts";
+export { sha256Hex };
 
 function baseName(path: string): string {
   const file = path.split(/[\\/]/).pop() ?? path;
@@ -58,11 +54,13 @@ export async function loadPack(path: string): Promise<RulePack> {
       }`,
     );
   }
-  return parsePack(path, text, sha256Hex(text));
+  // Loaded here, not at the top: most runs (every replay) read no pack at all.
+  const { parse } = await import("smol-toml");
+  return parsePack(path, text, sha256Hex(text), parse);
 }
 
 /** Validates the text of a pack (exposed for tests and for packs not on disk). */
-export function parsePack(path: string, text: string, sha256: string): RulePack {
+export function parsePack(path: string, text: string, sha256: string, parse: (text: string) => unknown): RulePack {
   let document: Record<string, unknown>;
   try {
     document = parse(text) as Record<string, unknown>;

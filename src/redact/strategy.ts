@@ -8,7 +8,7 @@
  *
  * @module
  */
-import { createHmac } from "node:crypto";
+import { hmacSha256Hex } from "./sha256.ts";
 
 /** How a matched secret is replaced. */
 export type Strategy = "replace" | "hash" | "mask";
@@ -40,7 +40,7 @@ export function isPlaceholder(value: string): boolean {
 
 /** A keyed, synchronous, deterministic 32-bit digest of `value`, as 8 hex digits. */
 export function keyedHash(key: string, value: string): string {
-  return createHmac("sha256", key).update(value, "utf8").digest("hex").slice(0, 8);
+  return hmacSha256Hex(key, value).slice(0, 8);
 }
 
 /**
