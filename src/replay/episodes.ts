@@ -91,7 +91,11 @@ class SessionBuilder {
   #serverRequests = new Map<string, Extract<Step, { kind: "server-request" }>>();
   #last: Trigger | undefined;
 
-  constructor(id: string, private readonly options: FingerprintOptions) {
+  /**
+   * `oneStream`: HTTP+SSE carries everything on the session's one GET stream,
+   * so a message there belongs to a request as on stdio, not to the GET.
+   */
+  constructor(id: string, private readonly options: FingerprintOptions, private readonly oneStream = false) {
     this.session = { id, triggers: [], opening: [], standalone: [] };
   }
 
@@ -155,7 +159,7 @@ class SessionBuilder {
   }
 
   #place(step: Step, entry: Entry, progressToken?: string) {
-    const stream = "sse" in entry ? entry.sse?.stream : undefined;
+    const stream = "sse" in entry && !this.oneStream ? entry.sse?.stream : undefined;
     if (entry.x !== undefined && stream !== "get") {
       const trigger = this.#byExchange.get(entry.x);
       if (trigger) return this.#attach(trigger, step);
@@ -186,7 +190,7 @@ export function buildEpisodes(cassette: Cassette, options: FingerprintOptions = 
   for (const entry of cassette.entries) {
     const id = entry.session ?? DEFAULT_SESSION;
     let builder = builders.get(id);
-    if (!builder) builders.set(id, builder = new SessionBuilder(id, options));
+    if (!builder) builders.set(id, builder = new SessionBuilder(id, options, cassette.header.transport === "sse"));
     builder.add(entry);
   }
   const sessions = [...builders.values()].map((builder) => builder.session);

@@ -10,18 +10,20 @@
  *   unsolicited messages; `Last-Event-ID` resumes; DELETE ends a session.
  * - modern (2026-07-28): POST only, no sessions, required headers checked
  *   against the body with the spec's status and error codes.
+ * - a cassette recorded on the old HTTP+SSE transport (header
+ *   `transport: "sse"`) is served on that transport ({@linkcode LegacySseFrontEnd}).
  *
  * docs/http.md describes what crosses between stdio and HTTP.
  *
  * @module
  */
+import { randomId } from "../http/random_id.ts";
 import { ErrorCode } from "../jsonrpc.ts";
 import type { Json, JsonObject, JsonRpcMessage } from "../jsonrpc.ts";
 import type { SseFields } from "../cassette/format.ts";
 import { encodeSseEvent } from "../framing/sse.ts";
 import type { SseEvent } from "../framing/sse.ts";
 import type { Fault } from "../faults/types.ts";
-import { randomUUID } from "node:crypto";
 import { runtime } from "../runtime/mod.ts";
 import { accepts, decodeHeaderValue, mediaType } from "../http/headers.ts";
 import { jsonRpcHttpError, readBodyCapped } from "../http/body.ts";
@@ -35,6 +37,7 @@ import type { RecordedSession, Step, Trigger } from "./episodes.ts";
 import { SseChannel } from "./http/channel.ts";
 import { indexExchanges } from "./http/exchanges.ts";
 import type { ExchangeIndex, RecordedExchange } from "./http/exchanges.ts";
+import { LegacySseFrontEnd, recordedStreamPath } from "./http/legacy_sse.ts";
 
 /** Options of {@linkcode serveHttp}. */
 export interface HttpServeOptions {
@@ -303,6 +306,8 @@ class HttpReplayServer {
   #usesSessionIds: boolean;
   #openStreams = 0;
   #supportedModern: string[];
+  /** Set when the cassette was recorded on HTTP+SSE: that transport is served instead. */
+  readonly legacySse: LegacySseFrontEnd | undefined;
   bound!: ListenAddress;
 
   constructor(readonly engine: ReplayEngine, readonly options: HttpServeOptions) {
@@ -310,6 +315,13 @@ class HttpReplayServer {
     this.era = engine.era;
     this.#usesSessionIds = engine.episodes.sessions.some((session) => session.sessionId !== undefined);
     this.#supportedModern = modernVersions(engine);
+    if (engine.cassette.header.transport === "sse") {
+      this.legacySse = new LegacySseFrontEnd(engine, {
+        openChannel: () => this.openChannel(),
+        maxBodyBytes: options.maxBodyBytes ?? 4 * 1024 * 1024,
+        log: options.log,
+      });
+    }
   }
 
   openChannel(): SseChannel | undefined {
@@ -325,6 +337,7 @@ class HttpReplayServer {
     if (refused) return jsonRpcHttpError(refused.status, null, ErrorCode.InvalidRequest, refused.message);
     const url = new URL(request.url);
     if (url.pathname.startsWith("/.well-known/")) return this.#wellKnown(url);
+    if (this.legacySse) return await this.legacySse.handle(request, url);
     if (this.era === "modern") return await this.#modern(request);
     if (request.method === "POST") return await this.#legacyPost(request);
     if (request.method === "GET") return this.#legacyGet(request);
@@ -407,7 +420,7 @@ class HttpReplayServer {
       if (objects.length > 1) {
         return jsonRpcHttpError(400, null, ErrorCode.InvalidRequest, "Invalid Request: initialize must be sent alone");
       }
-      const sessionId = this.#usesSessionIds ? randomUUID() : undefined;
+      const sessionId = this.#usesSessionIds ? randomId() : undefined;
       live = new LiveSession(this.engine.openSession(), sessionId, this);
       if (sessionId) this.#sessions.set(sessionId, live);
       else {
@@ -620,6 +633,7 @@ class HttpReplayServer {
   }
 
   finish(): void {
+    this.legacySse?.finish();
     for (const live of this.#sessions.values()) live.close();
     this.#sessionless?.close();
   }
@@ -657,7 +671,9 @@ export async function serveHttp(engine: ReplayEngine, options: HttpServeOptions)
     (request) => server.handle(request),
   );
   server.bound = { hostname: bound.hostname, port: http.port };
-  const path = server.index.path ?? pathOf(engine.cassette.header.server.url) ?? "/mcp";
+  const path = server.legacySse
+    ? pathOf(engine.cassette.header.server.url) ?? recordedStreamPath(engine.cassette) ?? "/sse"
+    : server.index.path ?? pathOf(engine.cassette.header.server.url) ?? "/mcp";
   options.onListening?.(originFor(bound.hostname, http.port) + path);
   const stop = options.until ?? new Promise<void>((resolve) => {
     const removers = (["SIGINT", "SIGTERM"] as const).map((signal) =>
