@@ -113,7 +113,7 @@ test("npm package: packed, installed into an empty folder, the bin records and r
   assert.equal(version.stdout.trim(), `mcp-cassette ${manifest.version}`);
 
   // What a user types: npx finds the installed bin (no registry lookup with --no).
-  const npx = spawnSync("npx", ["--no", "mcp-cassette", "--version"], {
+  const npx = spawnSync("npx", ["--no", "--", "mcp-cassette", "--version"], {
     cwd: install,
     encoding: "utf8",
     shell: process.platform === "win32",
