@@ -9,7 +9,6 @@ import { JsonlBatchStream, JsonlLineStream } from "../framing/jsonl.ts";
 import { runtime } from "../runtime/mod.ts";
 import { ENTRY_TYPES, FORMAT_NAME, FORMAT_VERSION } from "./format.ts";
 import type { CassetteHeader, Entry } from "./format.ts";
-import { importForeign } from "./import.ts";
 
 /** An entry together with the line it came from. */
 export type LocatedEntry = Entry & { line: number };
@@ -144,6 +143,8 @@ async function readFirstLine(path: string): Promise<string> {
 export async function loadCassette(path: string): Promise<Cassette> {
   const first = (await readFirstLine(path)).trimStart();
   if (!first.includes(`"${FORMAT_NAME}"`) || !first.includes('"format"')) {
+    // Other tools' formats are rare: their converters load only when needed.
+    const { importForeign } = await import("./import.ts");
     return await importForeign(path);
   }
   let header: CassetteHeader | undefined;

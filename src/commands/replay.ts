@@ -9,18 +9,14 @@ import type { CassetteHeader } from "../cassette/format.ts";
 import { printErr } from "../cli/output.ts";
 import { loadCassette } from "../cassette/reader.ts";
 import { ExitCode, UsageError } from "../errors.ts";
-import { createFaultInjector, loadFaultOverlay, parseFaultSeed } from "../faults/mod.ts";
 import { parsePacing } from "../faults/pacing.ts";
 import { ReplayEngine } from "../replay/engine.ts";
 import type { ReplayOptions } from "../replay/engine.ts";
-import { serveHttp } from "../replay/http.ts";
 import { formatReport } from "../replay/report.ts";
 import type { ReplayReport } from "../replay/report.ts";
 import { serveStdio } from "../replay/stdio.ts";
 import { runtime } from "../runtime/mod.ts";
-import { createReplayRedactor } from "../redact/mod.ts";
 import { REDACTION_OPTIONS } from "./shared_options.ts";
-import { replayNewEpisodes } from "../modes/replay_run.ts";
 
 /** The `replay` command. */
 export const command: Command = {
@@ -65,6 +61,7 @@ export const command: Command = {
   async run({ values, positionals, rest }) {
     if (positionals.length !== 1) throw new UsageError("replay needs exactly one CASSETTE");
     if (flag(values, "new-episodes") || rest.length > 0 || stringOption(values, "run-log")) {
+      const { replayNewEpisodes } = await import("../modes/replay_run.ts");
       return await replayNewEpisodes(positionals[0], rest, values, replayOptions, finishReport);
     }
     const cassette = await loadCassette(positionals[0]);
@@ -73,7 +70,7 @@ export const command: Command = {
     const engine = new ReplayEngine(cassette, await replayOptions(values, log, cassette.header));
     const listen = stringOption(values, "listen");
     const report = listen
-      ? await serveHttp(engine, {
+      ? await (await import("../replay/http.ts")).serveHttp(engine, {
         listen,
         onListening: (url) => printErr(`mcp-cassette: replaying ${positionals[0]} at ${url}`),
         log,
@@ -98,7 +95,7 @@ export async function replayOptions(
   const faultsFile = stringOption(values, "faults");
   const seed = stringOption(values, "seed");
   const faults = faultsFile
-    ? createFaultInjector(await loadFaultOverlay(faultsFile), seed === undefined ? {} : { seed: parseFaultSeed(seed) })
+    ? await loadFaults(faultsFile, seed)
     : undefined;
   const redactor = await requestRedactor(values, header);
   return {
@@ -127,7 +124,18 @@ async function requestRedactor(values: OptionValues, header: CassetteHeader | un
   const hashKey = runtime.env("MCP_CASSETTE_REDACT_KEY") || undefined;
   const recorded = header?.redaction ?? { rules: [] };
   const rules = [...recorded.rules, ...stringList(values, "redact")];
+  const { createReplayRedactor } = await import("../redact/mod.ts");
   return await createReplayRedactor({ ...recorded, rules }, { packs: stringList(values, "pack"), hashKey });
+}
+
+/**
+ * Loads a fault overlay. The fault, HTTP, redaction and new-episodes modules
+ * load only when a run needs them: replay starts in every client session, and
+ * the JSONC parser alone cost it about 25 ms on Deno.
+ */
+async function loadFaults(file: string, seed: string | undefined) {
+  const { createFaultInjector, loadFaultOverlay, parseFaultSeed } = await import("../faults/mod.ts");
+  return createFaultInjector(await loadFaultOverlay(file), seed === undefined ? {} : { seed: parseFaultSeed(seed) });
 }
 
 /** Prints the end-of-session report and picks the exit code. */

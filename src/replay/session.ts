@@ -9,6 +9,7 @@ import { cloneJson, firstDifference } from "../json.ts";
 import { AnswerBook } from "../match/answer_book.ts";
 import { diagnoseMiss } from "../match/diagnose.ts";
 import { requestKey, stripVolatile } from "../match/fingerprint.ts";
+import type { RequestKey } from "../match/fingerprint.ts";
 import type { Fault } from "../faults/types.ts";
 import type { ReplayEngine, ReplayOptions } from "./engine.ts";
 import { pacedDelay } from "../faults/pacing.ts";
@@ -84,17 +85,25 @@ export class ReplaySession {
 
   /** Handles one message from the client. Resolves when its reply (if any) is fully sent. */
   async receive(message: unknown, out: Outlet): Promise<void> {
-    const rewritten = (this.options.rewriteRequest?.(message) ?? message) as JsonRpcMessage;
-    if (rewritten === null || typeof rewritten !== "object" || Array.isArray(rewritten)) {
+    // Redaction never touches the envelope (method, id), so it is read as sent.
+    const live = message as JsonRpcMessage;
+    if (live === null || typeof live !== "object" || Array.isArray(live)) {
       await out.send(errorResponse(null, ErrorCode.InvalidRequest, "Invalid request: not a JSON-RPC object"));
       return;
     }
-    const hasId = "id" in rewritten && (typeof rewritten.id === "string" || typeof rewritten.id === "number");
-    if (typeof rewritten.method === "string") {
-      if (hasId) return await this.#request(rewritten as JsonRpcMessage & { id: JsonRpcId }, out);
-      return await this.#notification(rewritten, out);
+    const hasId = "id" in live && (typeof live.id === "string" || typeof live.id === "number");
+    if (typeof live.method === "string") {
+      if (hasId) return await this.#request(live as JsonRpcMessage & { id: JsonRpcId }, out);
+      if ("id" in live) {
+        // Not a notification (it has an id) nor a valid request: say so rather than stay silent.
+        await out.send(errorResponse(null, ErrorCode.InvalidRequest, "Invalid request: the id must be a string or a number"));
+        return;
+      }
+      return await this.#notification(live, out);
     }
-    if (hasId && ("result" in rewritten || "error" in rewritten)) return this.#answer(rewritten);
+    if (hasId && ("result" in live || "error" in live)) {
+      return this.#answer((this.options.rewriteRequest?.(live) ?? live) as JsonRpcMessage);
+    }
     await out.send(errorResponse(null, ErrorCode.InvalidRequest, "Invalid request: no method, result or error"));
   }
 
@@ -120,9 +129,21 @@ export class ReplaySession {
     return this.#book;
   }
 
+  /**
+   * The key to match a live message by. The recording's redaction rules are
+   * applied only when the message as sent has no exact recording: a message
+   * that matches as sent carries nothing they would change (redaction is
+   * idempotent), and scrubbing every request cost more than matching it.
+   */
+  #keyOf(message: JsonRpcMessage): RequestKey {
+    const key = requestKey(message, this.options.fingerprint);
+    if (!this.options.rewriteRequest || this.#bookFor(message).has(key)) return key;
+    return requestKey(this.options.rewriteRequest(message) as JsonRpcMessage, this.options.fingerprint);
+  }
+
   async #request(message: JsonRpcMessage & { id: JsonRpcId }, out: Outlet): Promise<void> {
     const book = this.#bookFor(message);
-    const key = requestKey(message, this.options.fingerprint);
+    const key = this.#keyOf(message);
     const match = book.take(key);
     if (!match) {
       const live = await this.options.onMiss?.(message, { session: this.recording?.id });
@@ -309,7 +330,7 @@ export class ReplaySession {
       if (flight) flight.cancelled = true;
     }
     const book = this.#bookFor(message);
-    const key = requestKey(message, this.options.fingerprint);
+    const key = this.#keyOf(message);
     if (!book.has(key)) return; // Client notifications are accepted silently.
     const match = book.take(key);
     if (!match || match.kind === "repeat") return;

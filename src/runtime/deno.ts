@@ -1,39 +1,293 @@
 /**
- * Deno's own stdio streams, which are Web streams natively and skip the
- * node-compat translation layer on the hot path of a replay.
+ * The runtime on Deno's own APIs. Node's compatibility layer costs Deno
+ * start-up time on its first use, and `replay` in a client's config starts
+ * often, so nothing on the replay path here imports a `node:` module; HTTP
+ * serving alone goes through `node:http` (./node_http.ts), loaded on demand,
+ * so that its limits behave the same on every runtime.
  *
  * @module
  */
-import type { Runtime } from "./types.ts";
+import type {
+  AppendFile,
+  ChildProcess,
+  FileInfo,
+  PipedChildProcess,
+  Runtime,
+  Signal,
+  SpawnOptions,
+} from "./types.ts";
 
-interface DenoStdio {
+/** The slice of the `Deno` namespace used here (declared, so tsc can build without Deno's types). */
+interface DenoFile {
+  read(buffer: Uint8Array): Promise<number | null>;
+  writeSync(bytes: Uint8Array): number;
+  close(): void;
+  readable: ReadableStream<Uint8Array>;
+}
+interface DenoChild {
+  pid: number;
+  stdin: WritableStream<Uint8Array>;
+  stdout: ReadableStream<Uint8Array>;
+  stderr: ReadableStream<Uint8Array>;
+  status: Promise<{ code: number; signal: string | null }>;
+  kill(signal?: string): void;
+}
+interface DenoFileInfo {
+  isFile: boolean;
+  isDirectory: boolean;
+  isSymlink: boolean;
+  size: number;
+  mtime: Date | null;
+}
+interface DenoApi {
+  args: string[];
+  pid: number;
+  build: { os: string; standalone?: boolean };
   stdin: { readable: ReadableStream<Uint8Array> };
   stdout: { writable: WritableStream<Uint8Array> };
-  stderr: { writable: WritableStream<Uint8Array> };
-  args: string[];
+  stderr: { writable: WritableStream<Uint8Array>; writeSync(bytes: Uint8Array): number };
+  env: { get(name: string): string | undefined; toObject(): Record<string, string> };
+  cwd(): string;
+  exit(code: number): never;
+  execPath(): string;
+  hostname(): string;
+  addSignalListener(signal: string, handler: () => void): void;
+  removeSignalListener(signal: string, handler: () => void): void;
+  Command: new (command: string, options: {
+    args: string[];
+    cwd?: string;
+    env?: Record<string, string>;
+    stdin: "piped";
+    stdout: "piped";
+    stderr: "inherit" | "null" | "piped";
+  }) => { spawn(): DenoChild };
+  open(path: string, options?: { read?: boolean }): Promise<DenoFile>;
+  openSync(path: string, options: { write: true; create: true; append?: boolean; truncate?: boolean }): DenoFile;
+  readTextFile(path: string): Promise<string>;
+  writeTextFile(path: string, text: string, options?: { createNew?: boolean }): Promise<void>;
+  rename(from: string, to: string): Promise<void>;
+  remove(path: string, options: { recursive: boolean }): Promise<void>;
+  lstat(path: string): Promise<DenoFileInfo>;
+  statSync(path: string): DenoFileInfo;
+  mkdir(path: string, options: { recursive: boolean }): Promise<void>;
+  readDir(path: string): AsyncIterable<{ name: string }>;
+  makeTempDir(options: { prefix: string }): Promise<string>;
 }
 
-/** Overrides the stdio streams of `base` with Deno's native ones. */
-export function denoRuntime(base: Runtime): Runtime {
-  const deno = (globalThis as unknown as { Deno: DenoStdio }).Deno;
-  let stdin: ReadableStream<Uint8Array> | undefined;
-  let stdout: WritableStream<Uint8Array> | undefined;
-  let stderr: WritableStream<Uint8Array> | undefined;
-  // Copy descriptors, not values: spreading would run base's lazy stdio getters.
-  const rest = Object.getOwnPropertyDescriptors(base);
-  delete (rest as Record<string, unknown>).stdin;
-  delete (rest as Record<string, unknown>).stdout;
-  delete (rest as Record<string, unknown>).stderr;
-  return Object.defineProperties({
-    args: deno.args,
-    get stdin() {
-      return stdin ??= deno.stdin.readable;
-    },
-    get stdout() {
-      return stdout ??= deno.stdout.writable;
-    },
-    get stderr() {
-      return stderr ??= deno.stderr.writable;
-    },
-  }, rest) as unknown as Runtime;
+const Deno = (globalThis as unknown as { Deno: DenoApi }).Deno;
+const encoder = new TextEncoder();
+
+function isNotFound(error: unknown): boolean {
+  return (error as { code?: string }).code === "ENOENT";
 }
+
+/**
+ * Starts a child. A command that cannot start fails the same way as on
+ * Node: `exited` rejects, rather than `spawn` throwing.
+ */
+function startChild(command: readonly string[], options: SpawnOptions, stderr: "inherit" | "null" | "piped") {
+  if (command.length === 0) throw new TypeError("Cannot start a server: the command is empty");
+  let child: DenoChild;
+  try {
+    child = new Deno.Command(command[0], {
+      args: command.slice(1),
+      cwd: options.cwd,
+      env: options.env,
+      stdin: "piped",
+      stdout: "piped",
+      stderr,
+    }).spawn();
+  } catch (error) {
+    return failedChild(error as Error);
+  }
+  const exited = child.status.then((status) => status.code);
+  return {
+    pid: child.pid,
+    stdin: child.stdin,
+    stdout: child.stdout,
+    stderr: stderr === "piped" ? child.stderr : emptyStream(),
+    exited,
+    kill(signal: Signal = "SIGTERM") {
+      try {
+        child.kill(signal);
+      } catch {
+        // Already gone.
+      }
+    },
+  };
+}
+
+function emptyStream(): ReadableStream<Uint8Array> {
+  return new ReadableStream({ start: (controller) => controller.close() });
+}
+
+function failedChild(error: Error): PipedChildProcess {
+  const exited = Promise.reject(error);
+  exited.catch(() => {});
+  return {
+    pid: -1,
+    stdin: new WritableStream(),
+    stdout: emptyStream(),
+    stderr: emptyStream(),
+    exited,
+    kill() {},
+  };
+}
+
+function openAppend(path: string, options: { truncate?: boolean } = {}): AppendFile {
+  const file = Deno.openSync(path, { write: true, create: true, append: !options.truncate, truncate: options.truncate });
+  return {
+    write(bytes) {
+      let offset = 0;
+      while (offset < bytes.length) offset += file.writeSync(bytes.subarray(offset));
+    },
+    close() {
+      file.close();
+    },
+  };
+}
+
+/** 1 MiB reads pulled on demand (the file opens at the first read). */
+function readFileStream(path: string, chunkBytes = 1 << 20): ReadableStream<Uint8Array> {
+  let file: DenoFile | undefined;
+  return new ReadableStream<Uint8Array>({
+    async start() {
+      file = await Deno.open(path, { read: true });
+    },
+    async pull(controller) {
+      const buffer = new Uint8Array(chunkBytes);
+      const read = await file!.read(buffer);
+      if (read === null) {
+        file!.close();
+        controller.close();
+        return;
+      }
+      controller.enqueue(read === chunkBytes ? buffer : buffer.subarray(0, read));
+    },
+    cancel() {
+      file?.close();
+    },
+  }, { highWaterMark: 0 });
+}
+
+async function stat(path: string): Promise<FileInfo | undefined> {
+  try {
+    const info = await Deno.lstat(path);
+    return {
+      isFile: info.isFile,
+      isDirectory: info.isDirectory,
+      isSymlink: info.isSymlink,
+      size: info.size,
+      mtimeMs: info.mtime?.getTime() ?? 0,
+    };
+  } catch (error) {
+    if (isNotFound(error)) return undefined;
+    throw error;
+  }
+}
+
+function isProcessAlive(pid: number): boolean {
+  if (Deno.build.os === "linux") {
+    try {
+      Deno.statSync(`/proc/${pid}`);
+      return true;
+    } catch {
+      return false;
+    }
+  }
+  // Elsewhere Deno has no signal 0; its Node-compatible `process` global does.
+  const process = (globalThis as { process?: { kill(pid: number, signal: number): void } }).process;
+  try {
+    process?.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as { code?: string }).code === "EPERM";
+  }
+}
+
+/** `deno run -A cli.ts` from source; a `deno compile` binary is its own command. */
+function selfCommand(): string[] {
+  if (Deno.build.standalone) return [Deno.execPath()];
+  const cli = new URL("../../cli.ts", (import.meta as unknown as { url: string }).url);
+  const entry = cli.protocol === "file:" ? decodeURIComponent(cli.pathname) : cli.href;
+  return [Deno.execPath(), "run", "-A", "--no-check", entry];
+}
+
+let stdin: ReadableStream<Uint8Array> | undefined;
+let stdout: WritableStream<Uint8Array> | undefined;
+let stderr: WritableStream<Uint8Array> | undefined;
+
+/** The runtime on Deno. */
+export const denoRuntime: Runtime = {
+  name: "deno",
+  args: Deno.args,
+  get stdin() {
+    return stdin ??= Deno.stdin.readable;
+  },
+  get stdout() {
+    return stdout ??= Deno.stdout.writable;
+  },
+  get stderr() {
+    return stderr ??= Deno.stderr.writable;
+  },
+  writeStderr(text) {
+    try {
+      const bytes = encoder.encode(text);
+      let offset = 0;
+      while (offset < bytes.length) offset += Deno.stderr.writeSync(bytes.subarray(offset));
+    } catch {
+      // stderr closed; nothing better to do.
+    }
+  },
+  env: (name) => Deno.env.get(name),
+  cwd: () => Deno.cwd(),
+  exit: (code) => Deno.exit(code),
+  onSignal(signal, handler) {
+    try {
+      Deno.addSignalListener(signal, handler);
+    } catch {
+      return () => {}; // Windows knows only SIGINT and SIGBREAK.
+    }
+    return () => Deno.removeSignalListener(signal, handler);
+  },
+  pid: () => Deno.pid,
+  selfCommand,
+  hostname: () => Deno.hostname(),
+  isProcessAlive,
+  spawn: (command, options = {}) => {
+    const mode = options.stderr === "ignore" ? "null" : options.stderr === "pipe" ? "piped" : "inherit";
+    return startChild(command, options, mode) as ChildProcess;
+  },
+  spawnPiped: (command, options = {}) => startChild(command, options, "piped") as PipedChildProcess,
+  readTextFile: (path) => Deno.readTextFile(path),
+  readFileStream,
+  writeTextFile: (path, text) => Deno.writeTextFile(path, text),
+  async createExclusive(path, text) {
+    try {
+      await Deno.writeTextFile(path, text, { createNew: true });
+      return true;
+    } catch (error) {
+      if ((error as { code?: string }).code === "EEXIST") return false;
+      throw error;
+    }
+  },
+  openAppend,
+  rename: (from, to) => Deno.rename(from, to),
+  async remove(path) {
+    try {
+      await Deno.remove(path, { recursive: true });
+    } catch (error) {
+      if (!isNotFound(error)) throw error;
+    }
+  },
+  stat,
+  mkdir: (path) => Deno.mkdir(path, { recursive: true }),
+  async readDir(path) {
+    const names: string[] = [];
+    for await (const entry of Deno.readDir(path)) names.push(entry.name);
+    return names;
+  },
+  makeTempDir: (prefix) => Deno.makeTempDir({ prefix }),
+  // node:http loads only when something serves HTTP, and behaves the same everywhere.
+  serve: async (options, handler) => (await import("./node_http.ts")).serve(options, handler),
+};

@@ -4,13 +4,15 @@
  *
  * @module
  */
-import { nodeCompatRuntime } from "./node_compat.ts";
-import { denoRuntime } from "./deno.ts";
 import type { Runtime } from "./types.ts";
 
 export type * from "./types.ts";
 
-/** The runtime this process runs on. */
-export const runtime: Runtime = nodeCompatRuntime.name === "deno"
-  ? denoRuntime(nodeCompatRuntime)
-  : nodeCompatRuntime;
+/**
+ * The runtime this process runs on: Deno's own APIs on Deno, `node:`
+ * modules on Node and Bun. Loaded dynamically so that Deno never loads the
+ * `node:` modules the other implementation imports.
+ */
+export const runtime: Runtime = (globalThis as { Deno?: unknown }).Deno
+  ? (await import("./deno.ts")).denoRuntime
+  : (await import("./node_compat.ts")).nodeCompatRuntime;

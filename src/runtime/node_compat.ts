@@ -7,7 +7,6 @@
 import { spawn as nodeSpawn } from "node:child_process";
 import * as fs from "node:fs";
 import * as fsp from "node:fs/promises";
-import * as http from "node:http";
 import * as os from "node:os";
 import * as path from "node:path";
 import process from "node:process";
@@ -17,11 +16,8 @@ import type {
   AppendFile,
   ChildProcess,
   FileInfo,
-  HttpHandler,
-  HttpServer,
   PipedChildProcess,
   Runtime,
-  ServeOptions,
   SpawnOptions,
 } from "./types.ts";
 
@@ -142,100 +138,6 @@ async function createExclusive(filePath: string, text: string): Promise<boolean>
   }
 }
 
-function toWebRequest(req: http.IncomingMessage, origin: string, signal: AbortSignal): Request {
-  const headers = new Headers();
-  for (let i = 0; i < req.rawHeaders.length; i += 2) {
-    headers.append(req.rawHeaders[i], req.rawHeaders[i + 1]);
-  }
-  const hasBody = req.method !== "GET" && req.method !== "HEAD";
-  return new Request(new URL(req.url ?? "/", origin), {
-    method: req.method,
-    headers,
-    body: hasBody ? (Readable.toWeb(req) as unknown as ReadableStream<Uint8Array>) : undefined,
-    signal,
-    // Node's fetch types require this for a streaming body.
-    ...(hasBody ? { duplex: "half" } : {}),
-  } as RequestInit);
-}
-
-async function writeWebResponse(response: Response, res: http.ServerResponse, signal: AbortSignal) {
-  const headers: Record<string, string | string[]> = {};
-  response.headers.forEach((value, key) => {
-    if (key === "set-cookie") return;
-    headers[key] = value;
-  });
-  const cookies = response.headers.getSetCookie?.() ?? [];
-  if (cookies.length > 0) headers["set-cookie"] = cookies;
-  res.writeHead(response.status, response.statusText, headers);
-  if (!response.body) {
-    res.end();
-    return;
-  }
-  res.flushHeaders();
-  const reader = response.body.getReader();
-  signal.addEventListener("abort", () => reader.cancel().catch(() => {}), { once: true });
-  try {
-    while (true) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      if (!res.write(value)) {
-        // Backpressure: wait for the socket to drain before pulling more.
-        await new Promise<void>((resolve) => {
-          const finish = () => {
-            res.off("drain", finish);
-            res.off("close", finish);
-            resolve();
-          };
-          res.once("drain", finish);
-          res.once("close", finish);
-        });
-      }
-      if (signal.aborted) break;
-    }
-  } catch {
-    // The body was cancelled (client gone, or a fault dropped the stream).
-  }
-  res.end();
-}
-
-async function serve(options: ServeOptions, handler: HttpHandler): Promise<HttpServer> {
-  const server = http.createServer({ maxHeaderSize: options.maxHeaderBytes ?? 16384 });
-  server.keepAliveTimeout = options.idleTimeoutMs ?? 5000;
-  server.on("request", (req, res) => {
-    const controller = new AbortController();
-    res.on("close", () => controller.abort());
-    const origin = `http://${req.headers.host ?? `${options.hostname}:${options.port}`}`;
-    let request: Request;
-    try {
-      request = toWebRequest(req, origin, controller.signal);
-    } catch {
-      res.writeHead(400).end();
-      return;
-    }
-    handler(request, { remoteAddress: req.socket.remoteAddress ?? "" })
-      .then((response) => writeWebResponse(response, res, controller.signal))
-      .catch(() => {
-        if (!res.headersSent) res.writeHead(500);
-        res.end();
-      });
-  });
-  await new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(options.port, options.hostname, () => resolve());
-  });
-  const address = server.address();
-  const port = typeof address === "object" && address ? address.port : options.port;
-  return {
-    hostname: options.hostname,
-    port,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections?.();
-      }),
-  };
-}
-
 /**
  * How to start this CLI again. A compiled binary is its own command. From
  * source or from the npm build, the entry script is cli.ts or cli.js two
@@ -332,5 +234,6 @@ export const nodeCompatRuntime: Runtime = {
   },
   readDir: (dir) => fsp.readdir(dir),
   makeTempDir: (prefix) => fsp.mkdtemp(path.join(os.tmpdir(), prefix)),
-  serve,
+  // node:http loads only when something serves HTTP.
+  serve: async (options, handler) => (await import("./node_http.ts")).serve(options, handler),
 };
