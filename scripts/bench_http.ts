@@ -1,0 +1,382 @@
+/**
+ * HTTP benchmarks (issue 11). Not a test: figures go into BENCHMARKS.md,
+ * never into assertions.
+ *
+ * Throughput and latency, side by side in one run under the same load: one
+ * load generator (this script) drives `--sessions` concurrent Streamable HTTP
+ * sessions on loopback, each `initialize` → `notifications/initialized` →
+ * `--calls` `tools/call`s, `--per-worker` sessions one after another, with
+ * fetch over keep-alive connections, against
+ *
+ * - the floor: scripts/bench/http_floor.ts, a minimal node:http server
+ *   answering from memory (application/json, Mcp-Session-Id);
+ * - `replay --listen` of a cassette recorded from that floor under the same load;
+ * - `record --url` in front of the floor.
+ *
+ * Targets are written in rounds, alternating, and the median round is kept.
+ * All servers run under Deno (the CLI's runtime; the floor too, so the
+ * comparison is of the code, not the runtime).
+ *
+ * SSE delay while recording: scripts/bench/sse_ticker.ts writes progress
+ * events every `--interval` ms stamped with `performance.timeOrigin +
+ * performance.now()`; the reader computes receive − send for each, directly
+ * and through `record --url`.
+ *
+ * Usage: bun scripts/bench_http.ts [--sessions 50] [--calls 20] [--per-worker 4]
+ *          [--rounds 3] [--events 200] [--interval 5] [--write]
+ *   (or: deno run -A scripts/bench_http.ts …; Bun costs less on the client side)
+ *   --write  replace the "Streamable HTTP (issue 11)" section of BENCHMARKS.md
+ *
+ * @module
+ */
+import { spawn } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
+import * as fs from "node:fs";
+import * as os from "node:os";
+import path from "node:path";
+import process from "node:process";
+import { fileURLToPath } from "node:url";
+import { parseArgs } from "node:util";
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+const DENO = path.join(ROOT, "node_modules", ".bin", "deno");
+const CLI = [DENO, "run", "-A", "--no-check", path.join(ROOT, "cli.ts")];
+const SECTION = "## Streamable HTTP (issue 11)";
+
+const { values } = parseArgs({
+  options: {
+    sessions: { type: "string", default: "50" },
+    calls: { type: "string", default: "20" },
+    "per-worker": { type: "string", default: "4" },
+    rounds: { type: "string", default: "3" },
+    events: { type: "string", default: "200" },
+    interval: { type: "string", default: "5" },
+    write: { type: "boolean", default: false },
+  },
+});
+const SESSIONS = Number(values.sessions);
+const CALLS = Number(values.calls);
+const PER_WORKER = Number(values["per-worker"]);
+const ROUNDS = Number(values.rounds);
+
+/** The shared clock of the SSE delay measurement (same in sse_ticker.ts). */
+const now = () => performance.timeOrigin + performance.now();
+
+interface Server {
+  child: ChildProcess;
+  url: string;
+  stop: () => Promise<void>;
+}
+
+/** Starts a process and waits for the line that names its port or URL. */
+function start(
+  command: string[],
+  pattern: RegExp,
+  toUrl: (match: string) => string,
+): Promise<Server> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command[0], command.slice(1), {
+      cwd: ROOT,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let text = "";
+    const exited = new Promise<void>((res) => child.once("exit", () => res()));
+    const onData = (chunk: Buffer) => {
+      text += chunk.toString();
+      const match = pattern.exec(text);
+      if (!match) return;
+      child.stdout!.off("data", onData);
+      child.stderr!.off("data", onData);
+      child.stdout!.resume();
+      child.stderr!.resume();
+      resolve({
+        child,
+        url: toUrl(match[1]),
+        stop: async () => {
+          if (child.exitCode === null && child.signalCode === null) child.kill("SIGINT");
+          await exited;
+        },
+      });
+    };
+    child.stdout!.on("data", onData);
+    child.stderr!.on("data", onData);
+    child.once(
+      "exit",
+      (code) => reject(new Error(`${command.join(" ")} exited (${code}):\n${text}`)),
+    );
+  });
+}
+
+const startFloor = () =>
+  start(
+    [DENO, "run", "-A", "--no-check", path.join(ROOT, "scripts/bench/http_floor.ts")],
+    /listening on port (\d+)/,
+    (port) => `http://127.0.0.1:${port}/mcp`,
+  );
+const startTicker = () =>
+  start(
+    [DENO, "run", "-A", "--no-check", path.join(ROOT, "scripts/bench/sse_ticker.ts")],
+    /listening on port (\d+)/,
+    (port) => `http://127.0.0.1:${port}/mcp`,
+  );
+const URL_LINE = /(http:\/\/127\.0\.0\.1:\d+\/\S*)/;
+const startRecorder = (upstream: string, output: string) =>
+  start(
+    [...CLI, "record", "-o", output, "--no-detectors", "--url", upstream],
+    URL_LINE,
+    (url) => url,
+  );
+const startReplay = (cassette: string) =>
+  start([...CLI, "replay", cassette, "--listen", "127.0.0.1:0"], URL_LINE, (url) => url);
+
+const HEADERS = {
+  "content-type": "application/json",
+  accept: "application/json, text/event-stream",
+};
+const INITIALIZE = JSON.stringify({
+  jsonrpc: "2.0",
+  id: 0,
+  method: "initialize",
+  params: {
+    protocolVersion: "2025-06-18",
+    capabilities: {},
+    clientInfo: { name: "bench", version: "1" },
+  },
+});
+const INITIALIZED = JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" });
+const CALL_BODIES = Array.from({ length: CALLS }, (_, i) =>
+  JSON.stringify({
+    jsonrpc: "2.0",
+    id: i + 1,
+    method: "tools/call",
+    params: { name: "echo", arguments: { message: `m${i}` } },
+  }));
+
+/** What one load pass measured. */
+interface Pass {
+  requests: number;
+  errors: number;
+  seconds: number;
+  latencies: number[];
+}
+
+/** One client session: initialize, initialized, the calls. */
+async function session(url: string, pass: Pass): Promise<void> {
+  const headers: Record<string, string> = { ...HEADERS };
+  const post = async (body: string) => {
+    const t0 = performance.now();
+    const response = await fetch(url, { method: "POST", headers, body });
+    const text = await response.text();
+    pass.latencies.push(performance.now() - t0);
+    pass.requests++;
+    if (!response.ok || text.includes('"error"')) pass.errors++;
+    return response;
+  };
+  const opened = await post(INITIALIZE);
+  const sessionId = opened.headers.get("mcp-session-id");
+  if (sessionId) headers["mcp-session-id"] = sessionId;
+  headers["mcp-protocol-version"] = "2025-06-18";
+  await post(INITIALIZED);
+  for (const body of CALL_BODIES) await post(body);
+}
+
+/** `SESSIONS` workers, each running `PER_WORKER` sessions in turn. */
+async function load(url: string): Promise<Pass> {
+  const pass: Pass = { requests: 0, errors: 0, seconds: 0, latencies: [] };
+  const t0 = performance.now();
+  await Promise.all(Array.from({ length: SESSIONS }, async () => {
+    for (let i = 0; i < PER_WORKER; i++) await session(url, pass);
+  }));
+  pass.seconds = (performance.now() - t0) / 1000;
+  return pass;
+}
+
+function percentile(sorted: number[], p: number): number {
+  if (sorted.length === 0) return NaN;
+  return sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))];
+}
+
+interface Summary {
+  rps: number;
+  p50: number;
+  p99: number;
+  errors: number;
+}
+
+function summarize(pass: Pass): Summary {
+  const sorted = [...pass.latencies].sort((a, b) => a - b);
+  return {
+    rps: pass.requests / pass.seconds,
+    p50: percentile(sorted, 0.5),
+    p99: percentile(sorted, 0.99),
+    errors: pass.errors,
+  };
+}
+
+/** The round with the median throughput. */
+function median(rounds: Summary[]): Summary {
+  const sorted = [...rounds].sort((a, b) => a.rps - b.rps);
+  return sorted[Math.floor(sorted.length / 2)];
+}
+
+/** Receive − send of each progress event of one ticker stream. */
+async function sseDelays(url: string, events: number, interval: number): Promise<number[]> {
+  const headers: Record<string, string> = { ...HEADERS };
+  const opened = await fetch(url, { method: "POST", headers, body: INITIALIZE });
+  await opened.text();
+  headers["mcp-session-id"] = opened.headers.get("mcp-session-id") ?? "";
+  const call = JSON.stringify({
+    jsonrpc: "2.0",
+    id: 1,
+    method: "tools/call",
+    params: { name: "tick", arguments: { count: events, interval } },
+  });
+  const response = await fetch(url, { method: "POST", headers, body: call });
+  const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
+  const delays: number[] = [];
+  let buffer = "";
+  while (true) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    const received = now();
+    buffer += value;
+    let cut;
+    while ((cut = buffer.indexOf("\n\n")) >= 0) {
+      const block = buffer.slice(0, cut);
+      buffer = buffer.slice(cut + 2);
+      const data = block.split("\n").find((line) => line.startsWith("data: "));
+      if (!data) continue;
+      const message = JSON.parse(data.slice(6));
+      if (message.method === "notifications/progress") {
+        delays.push(received - Number(message.params.message));
+      }
+    }
+  }
+  return delays;
+}
+
+function delaySummary(delays: number[]) {
+  const sorted = [...delays].sort((a, b) => a - b);
+  return {
+    n: sorted.length,
+    p50: percentile(sorted, 0.5),
+    p99: percentile(sorted, 0.99),
+    max: sorted.at(-1) ?? NaN,
+  };
+}
+
+const f2 = (n: number) => n.toFixed(2);
+const f0 = (n: number) => Math.round(n).toLocaleString("en-US");
+
+async function main() {
+  const client = typeof (globalThis as { Bun?: unknown }).Bun !== "undefined"
+    ? `Bun ${(process.versions as Record<string, string>).bun}`
+    : `Deno ${
+      (globalThis as unknown as { Deno: { version: { deno: string } } }).Deno.version.deno
+    }`;
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "bench-http-"));
+  const requestsPerPass = SESSIONS * PER_WORKER * (CALLS + 2);
+  console.error(
+    `load generator: ${client}; ${SESSIONS} sessions × ${PER_WORKER} in turn × (${CALLS} calls + 2) = ${requestsPerPass} requests per pass`,
+  );
+
+  const floor = await startFloor();
+  // The replay's cassette: the floor recorded under this very load.
+  const prepared = path.join(dir, "floor.cassette.jsonl");
+  const preparing = await startRecorder(floor.url, prepared);
+  await load(preparing.url);
+  await preparing.stop();
+  const replay = await startReplay(prepared);
+  const recorder = await startRecorder(floor.url, path.join(dir, "live.cassette.jsonl"));
+  const targets: [string, string][] = [["floor", floor.url], ["replay", replay.url], [
+    "record",
+    recorder.url,
+  ]];
+  for (const [, url] of targets) await load(url); // warm-up
+
+  const results = new Map<string, Summary[]>(targets.map(([name]) => [name, []]));
+  for (let round = 0; round < ROUNDS; round++) {
+    for (const [name, url] of targets) {
+      const summary = summarize(await load(url));
+      results.get(name)!.push(summary);
+      console.error(
+        `round ${round + 1} ${name.padEnd(7)} ${f0(summary.rps)} req/s  p50 ${
+          f2(summary.p50)
+        } ms  p99 ${f2(summary.p99)} ms  errors ${summary.errors}`,
+      );
+    }
+  }
+  await Promise.all([replay.stop(), recorder.stop(), floor.stop()]);
+
+  const events = Number(values.events);
+  const interval = Number(values.interval);
+  const ticker = await startTicker();
+  const direct = delaySummary(await sseDelays(ticker.url, events, interval));
+  const sseRecorder = await startRecorder(ticker.url, path.join(dir, "ticker.cassette.jsonl"));
+  await sseDelays(sseRecorder.url, 20, interval); // warm-up
+  const proxied = delaySummary(await sseDelays(sseRecorder.url, events, interval));
+  await Promise.all([sseRecorder.stop(), ticker.stop()]);
+  fs.rmSync(dir, { recursive: true, force: true });
+
+  const floorM = median(results.get("floor")!);
+  const replayM = median(results.get("replay")!);
+  const recordM = median(results.get("record")!);
+  const row = (name: string, s: Summary) =>
+    `| ${name} | ${f0(s.rps)} | ${f2(s.rps / floorM.rps)}× | ${f2(s.p50)} | ${
+      f2(s.p50 / floorM.p50)
+    }× | ${f2(s.p99)} | ${s.errors} |`;
+  const cpu = os.cpus()[0]?.model ?? "unknown CPU";
+  const section = [
+    SECTION,
+    "",
+    `Measured with \`${client.startsWith("Bun") ? "bun" : "deno run -A"} scripts/bench_http.ts\` ` +
+    `(load generator under ${client}; servers under Deno) on ${os.cpus().length} × ${cpu}, ${os.platform()}. ` +
+    `${SESSIONS} concurrent sessions on loopback, each initialize → notifications/initialized → ${CALLS} tools/call, ` +
+    `${PER_WORKER} sessions per worker in turn (${requestsPerPass} requests per pass), fetch with keep-alive; ` +
+    `targets alternate in ${ROUNDS} rounds after a warm-up, the median round is shown.`,
+    "",
+    "### Throughput and latency against the floor",
+    "",
+    "| target | requests/s | vs floor | p50 ms | vs floor | p99 ms | errors |",
+    "| --- | ---: | ---: | ---: | ---: | ---: | ---: |",
+    row("floor (scripts/bench/http_floor.ts)", floorM),
+    row("`replay --listen` (cassette of the floor)", replayM),
+    row("`record --url` in front of the floor", recordM),
+    "",
+    "Targets: replay throughput ≥ 0.8× floor, p50 ≤ 1.25× floor.",
+    "",
+    "### SSE event delay while recording",
+    "",
+    `Upstream scripts/bench/sse_ticker.ts sends ${events} events ${interval} ms apart, each stamped ` +
+    "`performance.timeOrigin + performance.now()`; the reader stamps arrival the same way (target ≤ 5 ms).",
+    "",
+    "| path | events | p50 ms | p99 ms | max ms |",
+    "| --- | ---: | ---: | ---: | ---: |",
+    `| upstream → client directly | ${direct.n} | ${f2(direct.p50)} | ${f2(direct.p99)} | ${
+      f2(direct.max)
+    } |`,
+    `| upstream → \`record --url\` → client | ${proxied.n} | ${f2(proxied.p50)} | ${
+      f2(proxied.p99)
+    } | ${f2(proxied.max)} |`,
+    "",
+  ].join("\n");
+  console.log(section);
+  if (values.write) writeSection(section);
+}
+
+/** Replaces (or appends) this script's section of BENCHMARKS.md, leaving the others alone. */
+function writeSection(section: string) {
+  const file = path.join(ROOT, "BENCHMARKS.md");
+  const text = fs.existsSync(file) ? fs.readFileSync(file, "utf8") : "# Benchmarks\n";
+  const start = text.indexOf(SECTION);
+  if (start < 0) {
+    fs.writeFileSync(file, text.trimEnd() + "\n\n" + section);
+    return;
+  }
+  const next = text.indexOf("\n## ", start + SECTION.length);
+  const rest = next < 0 ? "" : text.slice(next + 1);
+  fs.writeFileSync(file, text.slice(0, start) + section + (rest ? "\n" + rest : ""));
+}
+
+await main();
+process.exit(0);
