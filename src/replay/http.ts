@@ -315,6 +315,7 @@ class HttpReplayServer {
     this.era = engine.era;
     this.#usesSessionIds = engine.episodes.sessions.some((session) => session.sessionId !== undefined);
     this.#supportedModern = modernVersions(engine);
+    if (this.era === "modern") this.#dropRecordedRefusals();
     if (engine.cassette.header.transport === "sse") {
       this.legacySse = new LegacySseFrontEnd(engine, {
         openChannel: () => this.openChannel(),
@@ -599,8 +600,27 @@ class HttpReplayServer {
     return await this.#replyTo(undefined, body, {}, this.#modernSession);
   }
 
+  /**
+   * The replay answers a request that breaks the header rules itself, without
+   * taking a recorded answer. So the recorded requests that broke them (and
+   * the upstream's refusals) are left out: otherwise a later request with the
+   * same body that keeps the rules would be served a recorded refusal.
+   */
+  #dropRecordedRefusals(): void {
+    for (const session of this.engine.episodes.sessions) {
+      const kept = session.triggers.filter((trigger) => {
+        const recorded = trigger.x === undefined ? undefined : this.index.exchanges.get(trigger.x)?.request;
+        const body = trigger.msg as unknown;
+        if (!recorded || !isObject(body)) return true;
+        const id = (isRequest(body) ? body.id : null) as Json;
+        return this.#checkModernHeaders({ headers: new Headers(recorded.headers) }, body, id) === undefined;
+      });
+      session.triggers.splice(0, session.triggers.length, ...kept);
+    }
+  }
+
   /** The 2026-07-28 header rules: version, Mcp-Method, Mcp-Name, each against the body. */
-  #checkModernHeaders(request: Request, body: JsonObject, id: Json): Response | undefined {
+  #checkModernHeaders(request: { headers: Headers }, body: JsonObject, id: Json): Response | undefined {
     const params = isObject(body.params) ? body.params : {};
     const meta = isObject(params._meta) ? params._meta : {};
     const bodyVersion = typeof meta[VERSION_META] === "string" ? meta[VERSION_META] as string : undefined;
