@@ -3,7 +3,8 @@
  * command to completion.
  */
 import { spawn } from "node:child_process";
-import { mkdtempSync } from "node:fs";
+import { mkdtempSync, readFileSync } from "node:fs";
+import assert from "node:assert/strict";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import process from "node:process";
@@ -69,3 +70,37 @@ export function run(
  * overrides it.
  */
 export const PEERS = process.env.MCP_CASSETTE_PEERS ?? path.join(ROOT, "..", "shared", "fixtures", "peers");
+
+/** What tests/fixtures/sdk_session.ts prints. */
+export interface SdkSession {
+  results: Record<string, unknown>;
+  asked: unknown[];
+  progress: unknown[];
+}
+
+/**
+ * The progress notifications a cassette holds, as the SDK client hands them
+ * to its `onprogress` handler.
+ */
+export function recordedProgress(cassette: string): unknown[] {
+  return readFileSync(cassette, "utf8").split("\n").filter((line) => line.includes('"notifications/progress"'))
+    .map((line) => {
+      const { progress, total, message } = JSON.parse(line).msg.params;
+      return message === undefined ? { progress, total } : { progress, total, message };
+    });
+}
+
+/**
+ * Asserts a replayed SDK session equals the live one: the same results and
+ * the same questions asked. Progress is compared with what the server sent:
+ * the replay must show all of it, while the live client may have missed the
+ * last update (the SDK dispatches notifications a tick after responses, and a
+ * server that sends its last progress right before the result loses the race).
+ */
+export function assertSameSession(replayed: SdkSession, live: SdkSession, cassette: string): void {
+  assert.deepEqual(replayed.results, live.results);
+  assert.deepEqual(replayed.asked, live.asked);
+  const sent = recordedProgress(cassette);
+  assert.deepEqual(replayed.progress, sent);
+  assert.deepEqual(live.progress, sent.slice(0, live.progress.length));
+}

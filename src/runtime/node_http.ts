@@ -10,20 +10,7 @@ import * as http from "node:http";
 import { Readable } from "node:stream";
 import type { HttpHandler, HttpServer, ServeOptions } from "./types.ts";
 
-/** Bodies up to this size with a declared length are read whole before the handler runs (cheaper than a Web stream). */
-const SMALL_BODY_BYTES = 64 * 1024;
-
-/** Reads a small, length-declared body with node events. */
-function readSmallBody(req: http.IncomingMessage): Promise<Uint8Array> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    req.on("data", (chunk: Buffer) => chunks.push(chunk));
-    req.on("end", () => resolve(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks)));
-    req.on("error", reject);
-  });
-}
-
-function toWebRequest(req: http.IncomingMessage, origin: string, signal: AbortSignal, small?: Uint8Array): Request {
+function toWebRequest(req: http.IncomingMessage, origin: string, signal: AbortSignal): Request {
   const headers = new Headers();
   for (let i = 0; i < req.rawHeaders.length; i += 2) {
     headers.append(req.rawHeaders[i], req.rawHeaders[i + 1]);
@@ -32,10 +19,10 @@ function toWebRequest(req: http.IncomingMessage, origin: string, signal: AbortSi
   return new Request(new URL(req.url ?? "/", origin), {
     method: req.method,
     headers,
-    body: small ?? (hasBody ? (Readable.toWeb(req) as unknown as ReadableStream<Uint8Array>) : undefined),
+    body: hasBody ? (Readable.toWeb(req) as unknown as ReadableStream<Uint8Array>) : undefined,
     signal,
     // Node's fetch types require this for a streaming body.
-    ...(hasBody && !small ? { duplex: "half" } : {}),
+    ...(hasBody ? { duplex: "half" } : {}),
   } as RequestInit);
 }
 
@@ -47,21 +34,11 @@ async function writeWebResponse(response: Response, res: http.ServerResponse, si
   });
   const cookies = response.headers.getSetCookie?.() ?? [];
   if (cookies.length > 0) headers["set-cookie"] = cookies;
+  res.writeHead(response.status, response.statusText, headers);
   if (!response.body) {
-    res.writeHead(response.status, response.statusText, headers);
     res.end();
     return;
   }
-  // A body that is not a stream (JSON, text) goes out in one write with its
-  // length: no chunked framing, no separate header packet.
-  if (!String(headers["content-type"] ?? "").startsWith("text/event-stream")) {
-    const bytes = new Uint8Array(await response.arrayBuffer());
-    headers["content-length"] = String(bytes.length);
-    res.writeHead(response.status, response.statusText, headers);
-    res.end(bytes);
-    return;
-  }
-  res.writeHead(response.status, response.statusText, headers);
   res.flushHeaders();
   const reader = response.body.getReader();
   signal.addEventListener("abort", () => reader.cancel().catch(() => {}), { once: true });
@@ -93,19 +70,13 @@ async function writeWebResponse(response: Response, res: http.ServerResponse, si
 export async function serve(options: ServeOptions, handler: HttpHandler): Promise<HttpServer> {
   const server = http.createServer({ maxHeaderSize: options.maxHeaderBytes ?? 16384 });
   server.keepAliveTimeout = options.idleTimeoutMs ?? 5000;
-  server.on("request", async (req, res) => {
+  server.on("request", (req, res) => {
     const controller = new AbortController();
     res.on("close", () => controller.abort());
     const origin = `http://${req.headers.host ?? `${options.hostname}:${options.port}`}`;
-    const length = Number(req.headers["content-length"] ?? NaN);
-    let small: Uint8Array | undefined;
-    if (req.method !== "GET" && req.method !== "HEAD" && length > 0 && length <= SMALL_BODY_BYTES) {
-      small = await readSmallBody(req).catch(() => undefined);
-      if (!small) return;
-    }
     let request: Request;
     try {
-      request = toWebRequest(req, origin, controller.signal, small);
+      request = toWebRequest(req, origin, controller.signal);
     } catch {
       res.writeHead(400).end();
       return;

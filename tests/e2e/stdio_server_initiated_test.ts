@@ -9,7 +9,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import { CLI, EVERYTHING, run, SDK_SESSION, tempDir } from "../helpers.ts";
+import { assertSameSession, CLI, EVERYTHING, recordedProgress, run, SDK_SESSION, tempDir } from "../helpers.ts";
 
 const dir = tempDir();
 const cassette = path.join(dir, "initiated.cassette.jsonl");
@@ -40,20 +40,8 @@ test("replay asks the recorded questions, shows the recorded progress, gives the
   ]);
   const replay = await run([...SDK_SESSION, "--scenario", "initiated", "--", ...CLI, "replay", "--strict", cassette]);
   assert.equal(replay.code, 0, replay.stderr);
-  const replayed = JSON.parse(replay.stdout);
-  assert.deepEqual(replayed.results, recorded.results);
-  assert.deepEqual(replayed.asked, recorded.asked);
-  // The live client may miss the last progress notification (the SDK handles
-  // notifications a tick after responses); replay leaves it time to see all
-  // that the server sent.
-  const sent = readFileSync(cassette, "utf8").split("\n").filter((line) => line.includes('"notifications/progress"'))
-    .map((line) => {
-      const { progress, total } = JSON.parse(line).msg.params;
-      return { progress, total };
-    });
-  assert.equal(sent.length, 3);
-  assert.deepEqual(replayed.progress, sent);
-  assert.deepEqual(recorded.progress, sent.slice(0, recorded.progress.length));
+  assertSameSession(JSON.parse(replay.stdout), recorded, cassette);
+  assert.equal(recordedProgress(cassette).length, 3);
   assert.doesNotMatch(replay.stderr, /divergent/);
 });
 

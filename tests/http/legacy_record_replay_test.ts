@@ -9,7 +9,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import { CLI, run, SDK_SESSION, tempDir } from "../helpers.ts";
+import { assertSameSession, CLI, run, SDK_SESSION, tempDir } from "../helpers.ts";
 import { cassetteLines, startBackground, startEverythingHttp, URL_LINE } from "./http_helpers.ts";
 
 type Session = { results: Record<string, unknown>; asked: unknown[]; progress: unknown[] };
@@ -55,8 +55,8 @@ test("v1 client: identical results from record --url and replay --listen (server
 
 test("v1 client: sampling, elicitation, roots and progress over SSE replay identically", async () => {
   // The elicitation answer holds an e-mail address: keep it, so replay can show it back unchanged.
-  const { live, replayed } = await recordAndReplay("initiated", ["--no-detectors"]);
+  const { live, replayed, cassette } = await recordAndReplay("initiated", ["--no-detectors"]);
   assert.equal(live.asked.length, 3, JSON.stringify(live.asked));
   assert.ok(live.progress.length >= 1);
-  assert.deepEqual(replayed, live);
+  assertSameSession(replayed, live, cassette);
 });
