@@ -21,6 +21,9 @@ export async function readBodyCapped(request: Request, maxBytes: number): Promis
     return { bytes: new Uint8Array(0), tooLarge: true };
   }
   if (!request.body) return { bytes: new Uint8Array(0), tooLarge: false };
+  // A declared length within the cap is trusted by the server, which stops at
+  // it: reading whole is cheaper than a chunk loop (most MCP bodies are small).
+  if (Number.isFinite(declared)) return { bytes: new Uint8Array(await request.arrayBuffer()), tooLarge: false };
   const chunks: Uint8Array[] = [];
   let total = 0;
   const reader = request.body.getReader();

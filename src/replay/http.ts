@@ -55,6 +55,8 @@ export interface HttpServeOptions {
 }
 
 /** Legacy protocol revisions the replay server accepts in `MCP-Protocol-Version`. */
+const decoder = new TextDecoder();
+
 export const LEGACY_VERSIONS = ["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25"];
 const MODERN_VERSION = "2026-07-28";
 const VERSION_META = "io.modelcontextprotocol/protocolVersion";
@@ -372,7 +374,7 @@ class HttpReplayServer {
     const read = await readBodyCapped(request, this.options.maxBodyBytes ?? 4 * 1024 * 1024);
     if (read.tooLarge) return { error: jsonRpcHttpError(413, null, ErrorCode.InvalidRequest, "Payload Too Large") };
     try {
-      return { body: JSON.parse(new TextDecoder().decode(read.bytes)) as Json };
+      return { body: JSON.parse(decoder.decode(read.bytes)) as Json };
     } catch {
       return { error: jsonRpcHttpError(400, null, ErrorCode.ParseError, "Parse error: the body is not valid JSON") };
     }
