@@ -211,17 +211,21 @@ class Reply {
     if (!channel) return;
     const text = channel.write(event);
     if (text && event.id !== undefined) this.live?.log.push({ stream: this.#stream, id: event.id, text });
-    if (this.#dropAfter !== undefined && channel.sent >= this.#dropAfter) channel.close();
-    // Recorded: the server closed this stream early (SSE polling); the rest waits for the client's GET.
+    // An sse-drop fault cuts the stream here; recorded early closes (SSE polling)
+    // happen after the recorded number of events. Either way the rest of the
+    // stream waits for the client to resume with GET and Last-Event-ID.
     const recorded = this.recorded;
-    if (
-      recorded && this.live && !recorded.carriedResponse && recorded.end?.reason === "complete" &&
-      recorded.response?.body === "sse" && channel.sent >= recorded.events
-    ) {
-      channel.close();
-      this.#detached = { queue: [], done: false };
-      this.live.detached.set(this.#stream, this.#detached);
-    }
+    const dropped = this.#dropAfter !== undefined && channel.sent >= this.#dropAfter;
+    const closedEarly = recorded && !recorded.carriedResponse && recorded.end?.reason === "complete" &&
+      recorded.response?.body === "sse" && channel.sent >= recorded.events;
+    if (dropped && !this.live) channel.close();
+    else if (this.live && (dropped || closedEarly)) this.#detach(channel, this.live);
+  }
+
+  #detach(channel: SseChannel, live: LiveSession) {
+    channel.close();
+    this.#detached = { queue: [], done: false };
+    live.detached.set(this.#stream, this.#detached);
   }
 
   send(message: JsonRpcMessage, sse: SseFields | undefined): void {
@@ -550,10 +554,16 @@ class HttpReplayServer {
     const stream = live.log[at].stream;
     const channel = this.openChannel();
     if (!channel) return jsonRpcHttpError(503, null, ErrorCode.InternalError, "Too many open streams");
-    for (const event of live.log.slice(at + 1)) if (event.stream === stream) channel.writeText(event.text);
+    const resent = new Set<string>();
+    for (const event of live.log.slice(at + 1)) {
+      if (event.stream !== stream) continue;
+      channel.writeText(event.text);
+      resent.add(event.text);
+    }
     const detached = live.detached.get(stream);
     if (detached) {
-      for (const text of detached.queue.splice(0)) channel.writeText(text);
+      // Events with an id are in the log as well as the queue: send each once.
+      for (const text of detached.queue.splice(0)) if (!resent.has(text)) channel.writeText(text);
       if (detached.done) channel.close();
       else detached.target = channel;
     } else if (stream === 0) {
