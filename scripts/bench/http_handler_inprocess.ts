@@ -1,3 +1,7 @@
+/**
+ * HTTP replay's request handler driven in process, without sockets, to see its
+ * own cost. Usage: deno run -A --no-check scripts/bench/http_handler_inprocess.ts CASSETTE [REQUESTS]
+ */
 import { runtime } from "../../src/runtime/mod.ts";
 import { loadCassette } from "../../src/cassette/reader.ts";
 import { ReplayEngine } from "../../src/replay/engine.ts";
