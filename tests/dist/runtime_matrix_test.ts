@@ -3,12 +3,13 @@
  * `node npm/cli.js` (the npm build) and the compiled binary. The same SDK
  * client records the reference server through each, and replays through the
  * next one in the ring, so every runtime also reads a cassette another
- * runtime wrote. Every session must give the same results.
+ * runtime wrote. Every session must give the same results. Each also runs
+ * the demo, whose servers are this CLI restarted by `runtime.selfCommand()`.
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import path from "node:path";
-import { ROOT, tempDir } from "../helpers.ts";
+import { ROOT, run, tempDir } from "../helpers.ts";
 import {
   BUN_BIN,
   DENO_BIN,
@@ -43,5 +44,12 @@ test("record under each runtime, replay under the next: identical results everyw
     const writer = runtimes[(index + 1) % runtimes.length][0];
     const replayed = await replayWith(cli, path.join(work, `${writer}.cassette.jsonl`));
     assert.deepEqual(replayed, reference, `${name} replaying the ${writer} cassette differs`);
+  }
+
+  // The demo starts its servers with runtime.selfCommand(): each way of running must restart itself.
+  for (const [name, cli] of runtimes) {
+    const demo = await run([...cli, "demo"], { cwd: work });
+    assert.equal(demo.code, 0, `demo under ${name}: ${demo.stdout}${demo.stderr}`);
+    assert.match(demo.stdout, /demo OK/);
   }
 });
