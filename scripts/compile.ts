@@ -55,8 +55,11 @@ export function binaryName(platform: Platform): string {
   return `mcp-cassette-${platform.name}${platform.exe ? ".exe" : ""}`;
 }
 
+/** The compiler's real binary from node_modules (not a .bin shim, which is a .cmd on Windows). */
 function tool(name: "bun" | "deno"): string {
-  const local = path.join(ROOT, "node_modules", ".bin", process.platform === "win32" ? `${name}.exe` : name);
+  const local = name === "bun"
+    ? path.join(ROOT, "node_modules", "bun", "bin", "bun.exe")
+    : path.join(ROOT, "node_modules", "deno", process.platform === "win32" ? "deno.exe" : "deno");
   return fs.existsSync(local) ? local : name;
 }
 
@@ -69,7 +72,9 @@ function compileOne(platform: Platform, outDir: string, useDeno: boolean): strin
   const result = spawnSync(tool(useDeno ? "deno" : "bun"), args, { cwd: ROOT, encoding: "utf8" });
   if (result.error) throw new Error(`Cannot start the compiler: ${result.error.message}`);
   if (result.status !== 0) {
-    throw new Error(`Compiling for ${platform.name} failed (exit ${result.status}):\n${result.stdout}${result.stderr}`);
+    throw new Error(
+      `Compiling for ${platform.name} failed (exit ${result.status}):\n${result.stdout}${result.stderr}`,
+    );
   }
   return outfile;
 }
@@ -79,10 +84,14 @@ function sha256(file: string): string {
 }
 
 /** Compiles `platforms` into `outDir`; returns the binaries' paths. */
-export function compile(options: { platforms: readonly Platform[]; outDir?: string; deno?: boolean }): string[] {
+export function compile(
+  options: { platforms: readonly Platform[]; outDir?: string; deno?: boolean },
+): string[] {
   const outDir = path.resolve(options.outDir ?? path.join(ROOT, "dist"));
   fs.mkdirSync(outDir, { recursive: true });
-  const binaries = options.platforms.map((platform) => compileOne(platform, outDir, options.deno ?? false));
+  const binaries = options.platforms.map((platform) =>
+    compileOne(platform, outDir, options.deno ?? false)
+  );
   const sums = binaries.map((file) => `${sha256(file)}  ${path.basename(file)}\n`).join("");
   fs.writeFileSync(path.join(outDir, "SHA256SUMS"), sums);
   return binaries;
@@ -104,7 +113,11 @@ if (path.resolve(fileURLToPath(import.meta.url)) === path.resolve(process.argv[1
       : values.target?.length
       ? values.target.map((name) => {
         const platform = PLATFORMS.find((candidate) => candidate.name === name);
-        if (!platform) throw new Error(`Unknown target "${name}"; use one of ${PLATFORMS.map((p) => p.name).join(", ")}`);
+        if (!platform) {
+          throw new Error(
+            `Unknown target "${name}"; use one of ${PLATFORMS.map((p) => p.name).join(", ")}`,
+          );
+        }
         return platform;
       })
       : PLATFORMS;
