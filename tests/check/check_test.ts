@@ -1,5 +1,6 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
+import { createServer } from "node:net";
 import { join } from "node:path";
 import { checkToolSchema } from "../../src/check/schema.ts";
 import { BROKEN_SCHEMA_SERVER, cli, EVERYTHING, ROOT, tempDir } from "../verify/_helpers.ts";
@@ -77,14 +78,21 @@ test("check counts every page of a paginated list", async () => {
   assert.match(result.stdout, /surface: tools 7, resources -, resource templates -, prompts 1/);
 });
 
-test("check: an unstartable server exits 7 with one line; --url without HTTP transport exits 2", async () => {
+test("check: an unstartable server or a refusing URL exits 7 with one line; no server exits 2", async () => {
   const missing = await cli(["check", "--stdio", "/nonexistent/server --flag"]);
   assert.equal(missing.code, 7);
   assert.equal(missing.stderr.trim().split("\n").length, 1, missing.stderr);
   assert.match(missing.stderr, /Cannot start the server command/);
-  const url = await cli(["check", "--url", "http://127.0.0.1:9/mcp"]);
-  assert.equal(url.code, 2);
-  assert.match(url.stderr, /check --url needs the HTTP transport/);
+  // A port that was just free: nothing listens, so the connection is refused.
+  const port = await new Promise<number>((resolve) => {
+    const probe = createServer().listen(0, "127.0.0.1", () => {
+      const { port } = probe.address() as { port: number };
+      probe.close(() => resolve(port));
+    });
+  });
+  const url = await cli(["check", "--url", `http://127.0.0.1:${port}/mcp`]);
+  assert.equal(url.code, 7, url.stderr);
+  assert.equal(url.stderr.trim().split("\n").length, 1, url.stderr);
   const none = await cli(["check"]);
   assert.equal(none.code, 2);
   assert.match(none.stderr, /needs a server/);
