@@ -59,7 +59,12 @@ export class LineSplitter {
   readonly #maxChars: number;
   readonly #onOverlong?: (error: LineTooLongError) => void;
   readonly #decoder = new TextDecoder();
-  #pending = "";
+  /**
+   * The unfinished line, as pieces: appending to one string and measuring it
+   * flattened the whole line on every chunk, quadratic for a long line.
+   */
+  #parts: string[] = [];
+  #pendingLength = 0;
   #lineNumber = 0;
   #discarding = false;
 
@@ -80,9 +85,8 @@ export class LineSplitter {
   /** Ends the input: returns the lines still held, and the unterminated rest, if any. */
   end(): { lines: string[]; rest?: string } {
     const lines = this.#split(this.#decoder.decode());
-    if (this.#pending.length === 0 || this.#discarding) return { lines };
-    const rest = this.#pending;
-    this.#pending = "";
+    if (this.#pendingLength === 0 || this.#discarding) return { lines };
+    const rest = this.#takePending("");
     return { lines, rest };
   }
 
@@ -107,8 +111,7 @@ export class LineSplitter {
         this.#discarding = false;
         this.#lineNumber++;
       } else {
-        const line = this.#pending.length > 0 ? this.#pending + text.slice(start, newline) : text.slice(start, newline);
-        this.#pending = "";
+        const line = this.#takePending(text.slice(start, newline));
         if (contentLength(line) > this.#maxChars) {
           this.#overflow();
           this.#lineNumber++;
@@ -118,13 +121,27 @@ export class LineSplitter {
       newline = text.indexOf("\n", start);
     }
     if (this.#discarding) return out;
-    this.#pending += text.slice(start);
-    if (contentLength(this.#pending) > this.#maxChars) {
-      this.#pending = "";
+    if (start < text.length) {
+      this.#parts.push(text.slice(start));
+      this.#pendingLength += text.length - start;
+    }
+    // As contentLength(): a final CR may yet be half of a CRLF.
+    const finalCr = this.#parts.at(-1)?.endsWith("\r") ? 1 : 0;
+    if (this.#pendingLength - finalCr > this.#maxChars) {
+      this.#parts = [];
+      this.#pendingLength = 0;
       this.#discarding = true;
       this.#overflow();
     }
     return out;
+  }
+
+  /** The unfinished line plus `tail`, emptying the pending pieces. */
+  #takePending(tail: string): string {
+    const line = this.#pendingLength === 0 ? tail : this.#parts.join("") + tail;
+    this.#parts = [];
+    this.#pendingLength = 0;
+    return line;
   }
 }
 

@@ -14,6 +14,7 @@ import { CassetteWriter } from "../cassette/writer.ts";
 import { ServerUnreachableError } from "../errors.ts";
 import type { JsonObject } from "../jsonrpc.ts";
 import { LineSplitter } from "../framing/jsonl.ts";
+import type { LineTooLongError } from "../framing/jsonl.ts";
 import { runtime } from "../runtime/mod.ts";
 import type { ChildProcess } from "../runtime/mod.ts";
 import { elapsed, entryForLine } from "./frames.ts";
@@ -41,6 +42,8 @@ export interface StdioRecordOptions {
   env?: Record<string, string>;
   /** Labels for the header's `meta` (the library marks which recording wrote the cassette). */
   meta?: JsonObject;
+  /** Diagnostics, one line each (a frame that could not be recorded). */
+  log?: (line: string) => void;
 }
 
 /**
@@ -77,18 +80,37 @@ export async function recordStdio(options: StdioRecordOptions): Promise<number> 
   writer.append({ type: "session", t: 0, session: session ?? "default", event: "start" });
   const record = (line: string, dir: Direction) => {
     const entry = entryForLine(line, dir, elapsed(start), session);
-    if (options.redactor) {
-      if (entry.type === "message") entry.msg = options.redactor.message(entry.msg, dir);
-      else entry.text = options.redactor.text(entry.text, dir);
+    try {
+      if (options.redactor) {
+        if (entry.type === "message") entry.msg = options.redactor.message(entry.msg, dir);
+        else entry.text = options.redactor.text(entry.text, dir);
+      }
+    } catch (error) {
+      // Unredacted text must not reach the disk: keep a marker in the frame's place.
+      notRecorded(dir, `a frame of ${line.length} characters that could not be redacted (${(error as Error).message})`);
+      return;
     }
     writer.append(entry);
+  };
+  /** A frame that was forwarded but cannot be kept: the cassette and stderr say so. */
+  const notRecorded = (dir: Direction, what: string) => {
+    const text = `[mcp-cassette: ${what} was forwarded but not recorded]`;
+    options.log?.(`${what} (${dir}) was forwarded but not recorded`);
+    writer.append({ type: "raw", t: elapsed(start), ...(session === undefined ? {} : { session }), dir, text });
   };
   const stopSignals = ["SIGINT", "SIGTERM"].map((signal) =>
     runtime.onSignal(signal as "SIGINT" | "SIGTERM", () => child.kill(signal as "SIGINT" | "SIGTERM"))
   );
   const failedToStart = child.exited.then(() => undefined, (error: Error) => error);
-  const toServer = pump(options.input ?? runtime.stdin, child.stdin, (line) => record(line, "c2s"));
-  const toClient = pump(child.stdout, options.output_stream ?? runtime.stdout, (line) => record(line, "s2c"));
+  const overlong = (dir: Direction) => (error: LineTooLongError) =>
+    notRecorded(dir, `a line longer than the cap of ${error.maxChars} characters`);
+  const toServer = pump(options.input ?? runtime.stdin, child.stdin, (line) => record(line, "c2s"), overlong("c2s"));
+  const toClient = pump(
+    child.stdout,
+    options.output_stream ?? runtime.stdout,
+    (line) => record(line, "s2c"),
+    overlong("s2c"),
+  );
   const startError = await Promise.race([failedToStart, toClient.then(() => undefined)]);
   if (startError) {
     stopSignals.forEach((stop) => stop());
@@ -114,8 +136,10 @@ async function pump(
   from: ReadableStream<Uint8Array>,
   to: WritableStream<Uint8Array>,
   onLine: (line: string) => void,
+  onOverlong: (error: LineTooLongError) => void,
 ): Promise<void> {
-  const splitter = new LineSplitter();
+  // An over-long line is still forwarded; only its recording is skipped.
+  const splitter = new LineSplitter({ onOverlong });
   const writer = to.getWriter();
   const reader = from.getReader();
   try {
@@ -123,6 +147,7 @@ async function pump(
       const { done, value } = await reader.read();
       if (done) break;
       for (const line of splitter.push(value)) onLine(line);
+      // Awaiting the write is the backpressure: a slow reader slows the reads above.
       await writer.write(value);
     }
     const { lines, rest } = splitter.end();

@@ -78,7 +78,7 @@ export async function serveStdio(engine: ReplayEngine, options: StdioServeOption
         continue;
       }
       if (Array.isArray(message)) track(receiveBatch(session, message, outlet));
-      else track(session.receive(message, outlet));
+      else track(answerFailure(session.receive(message, outlet), message, outlet));
     }
   })().catch(() => {});
   await Promise.race([reading, disconnected]);
@@ -88,6 +88,21 @@ export async function serveStdio(engine: ReplayEngine, options: StdioServeOption
   closed = true;
   await writer.close().catch(() => {});
   return engine.finish();
+}
+
+/**
+ * A request whose handling failed (a message nested too deeply to fingerprint)
+ * still gets an answer: an internal error naming why, never silence.
+ */
+async function answerFailure(work: Promise<void>, message: unknown, outlet: Outlet): Promise<void> {
+  try {
+    await work;
+  } catch (error) {
+    const id = (message as { id?: unknown } | null)?.id;
+    const answerable = typeof id === "string" || typeof id === "number";
+    await outlet.send(errorResponse(answerable ? id : null, ErrorCode.InternalError, `Internal error: ${(error as Error).message}`));
+    throw error;
+  }
 }
 
 /** A JSON-RPC batch (2025-03-26): the responses go back as one array. */
@@ -111,6 +126,9 @@ async function receiveBatch(
       return outlet.send(message, sse);
     },
   };
-  await Promise.all(batch.map((message) => session.receive(message, collecting)));
+  // A failed member is answered inside the batch (answerFailure); the others still go out.
+  await Promise.all(
+    batch.map((message) => answerFailure(session.receive(message, collecting), message, collecting).catch(() => {})),
+  );
   if (responses.length > 0) await outlet.raw(JSON.stringify(responses));
 }

@@ -1,0 +1,121 @@
+/**
+ * Nothing recorded is lost: the stdio recorder killed with SIGKILL at random
+ * points of a busy session leaves a cassette in which every frame forwarded
+ * before the kill is present, in order, and readable; a torn tail is
+ * reported by the reader and by `lint`.
+ *
+ * Default: 10 kill points; MCP_CASSETTE_LONG=1: 100.
+ */
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { readFileSync, truncateSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { loadCassette } from "../../src/cassette/reader.ts";
+import { CLI, run, tempDir } from "../helpers.ts";
+import { call, figure, FIXTURE, initialize, LineProcess, LONG, rng, SEED } from "./_helpers.ts";
+
+const KILLS = LONG ? 100 : 10;
+/** Requests kept in flight: the session is busy in both directions at every kill point. */
+const IN_FLIGHT = 16;
+
+interface KillOutcome {
+  received: number;
+  recorded: number;
+  torn: boolean;
+}
+
+async function killOnce(cassette: string, delayMs: number): Promise<KillOutcome> {
+  const recorder = new LineProcess([...CLI, "record", "-o", cassette, "--", ...FIXTURE, "serve"]);
+  recorder.send(initialize());
+  await recorder.answer(1);
+  recorder.send({ jsonrpc: "2.0", method: "notifications/initialized" });
+  let next = 2;
+  let answered = 0;
+  const sent = new Map<number, unknown>();
+  const fire = () => {
+    const message = call(next, "echo", { n: next, pad: "p".repeat(next % 200) });
+    sent.set(next++, message);
+    recorder.send(message);
+  };
+  for (let i = 0; i < IN_FLIGHT; i++) fire();
+  // Each answer sends the next request, until the kill.
+  let killed = false;
+  const keepBusy = setInterval(() => {
+    if (killed) return;
+    const now = recorder.messages().filter((message) => message.id !== undefined && message.method === undefined).length - 1;
+    for (; answered < now; answered++) fire();
+  }, 1);
+  await new Promise((resolve) => setTimeout(resolve, delayMs));
+  killed = true;
+  recorder.child.kill("SIGKILL");
+  await recorder.closed;
+  clearInterval(keepBusy);
+
+  const loaded = await loadCassette(cassette);
+  const forwarded = recorder.lines.filter((line) => line.trim() !== "");
+  const s2c = loaded.entries.filter((entry) => entry.type === "message" && entry.dir === "s2c")
+    .map((entry) => JSON.stringify((entry as { msg: unknown }).msg));
+  // Every forwarded frame, in order, at the start of what the cassette holds.
+  assert.ok(s2c.length >= forwarded.length, `cassette has ${s2c.length} server frames, the client got ${forwarded.length}`);
+  forwarded.forEach((line, index) => assert.equal(s2c[index], JSON.stringify(JSON.parse(line)), `server frame ${index}`));
+  // Every request the server answered is in the cassette as the client sent it.
+  const c2s = new Map(
+    loaded.entries.filter((entry) => entry.type === "message" && entry.dir === "c2s")
+      .map((entry) => [(entry as { msg: { id?: unknown } }).msg.id, JSON.stringify((entry as { msg: unknown }).msg)]),
+  );
+  for (const line of forwarded) {
+    const id = JSON.parse(line).id;
+    if (typeof id === "number" && id > 1) assert.equal(c2s.get(id), JSON.stringify(sent.get(id)), `request ${id}`);
+  }
+  const text = readFileSync(cassette, "utf8");
+  assert.equal(loaded.torn !== undefined, !text.endsWith("\n"), "the reader reports a torn tail exactly when there is one");
+  return { received: forwarded.length, recorded: loaded.entries.length, torn: loaded.torn !== undefined };
+}
+
+test(`SIGKILL at ${KILLS} random points of a busy stdio session loses no forwarded frame`, async () => {
+  const dir = tempDir("mcp-cassette-kill-");
+  const random = rng(SEED);
+  const outcomes: KillOutcome[] = [];
+  const torn: string[] = [];
+  for (let i = 0; i < KILLS; i++) {
+    const cassette = path.join(dir, `kill-${i}.cassette.jsonl`);
+    const delay = Math.floor(random() * 300);
+    try {
+      outcomes.push(await killOnce(cassette, delay));
+    } catch (error) {
+      throw new Error(`kill ${i} (seed ${SEED}, ${delay} ms after initialize): ${(error as Error).message}`);
+    }
+    if (outcomes.at(-1)!.torn) torn.push(cassette);
+  }
+  // A torn tail, when a kill left one, is what lint reports.
+  for (const cassette of torn) {
+    const lint = await run([...CLI, "lint", "--format", "json", cassette]);
+    assert.match(lint.stdout + lint.stderr, /MCL008/);
+  }
+  const received = outcomes.map((outcome) => outcome.received);
+  figure("stdio-sigkill", {
+    kills: KILLS,
+    seed: SEED,
+    framesForwardedPerKill: { min: Math.min(...received), max: Math.max(...received) },
+    framesForwardedTotal: received.reduce((a, b) => a + b, 0),
+    lost: 0,
+    tornTails: torn.length,
+  });
+});
+
+test("a tail torn mid-line is read up to it and reported by lint as MCL008", async () => {
+  const dir = tempDir("mcp-cassette-torn-");
+  const cassette = path.join(dir, "torn.cassette.jsonl");
+  await killOnce(cassette, 50);
+  const whole = await loadCassette(cassette);
+  const size = readFileSync(cassette).length;
+  truncateSync(cassette, size - 7);
+  const cut = await loadCassette(cassette);
+  assert.equal(cut.entries.length, whole.entries.length - 1);
+  assert.ok(cut.torn, "the cut line is reported as torn");
+  const lint = await run([...CLI, "lint", cassette]);
+  assert.match(lint.stdout + lint.stderr, /MCL008/);
+  // A bad line anywhere but the end is an error naming the line, not a silent skip.
+  writeFileSync(cassette, readFileSync(cassette, "utf8") + "\n" + '{"type":"raw","t":1,"dir":"s2c","text":"x"}\n');
+  await assert.rejects(loadCassette(cassette), new RegExp(`:${cut.torn!.line}`));
+});
