@@ -20,13 +20,14 @@ function names(t: DenoTestContext): string[] {
 
 /**
  * The cassette for this test (step names included); finish it with
- * `await using` or `finish()`.
+ * `finish()`, which throws on replay misses.
  *
  * @example
  * ```ts
  * Deno.test("lists tools", async (t) => {
- *   await using server = await useDenoCassette(t, { server: ["node", "server.js"] });
+ *   const server = await useDenoCassette(t, { server: ["node", "server.js"] });
  *   // new StdioClientTransport({ command: server.command, args: server.args }) ...
+ *   await server.finish();
  * });
  * ```
  */

@@ -5,7 +5,7 @@
  * test runner, so this module loads on Deno, Node and Bun alike.
  *
  * - `node:test`: {@linkcode useCassette}`(t, options)`
- * - `Deno.test`: {@linkcode useDenoCassette}`(t, options)` with `await using`
+ * - `Deno.test`: {@linkcode useDenoCassette}`(t, options)`, then `finish()`
  * - `bun:test` (or any runner): `test(name, `{@linkcode withCassette}`(name, options, body))`
  * - vitest: {@linkcode useVitestCassette}`(context, options)`
  * - jest: {@linkcode useJestCassette}`(options)`

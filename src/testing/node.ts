@@ -18,7 +18,7 @@ export interface NodeTestContext {
 /**
  * The cassette for this test, at `tests/cassettes/<test name>.cassette.jsonl`;
  * it is finished (failing on misses) after the test when the runner supports
- * `t.after`, else call `finish()` or use `await using`.
+ * `t.after`, else call `finish()`.
  *
  * @example
  * ```ts
