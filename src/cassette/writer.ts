@@ -5,6 +5,7 @@
  *
  * @module
  */
+import { realpath } from "node:fs/promises";
 import { CassetteError } from "../errors.ts";
 import { runtime } from "../runtime/mod.ts";
 import type { AppendFile } from "../runtime/mod.ts";
@@ -62,11 +63,20 @@ export class CassetteWriter {
 
   /** Opens a writer on `path`. */
   static async open(path: string, options: CassetteWriterOptions = {}): Promise<CassetteWriter> {
-    const existing = await runtime.stat(path);
+    let existing = await runtime.stat(path);
     if (existing?.isSymlink && !options.followSymlink) {
       throw new CassetteError(
         `Refusing to write the cassette ${path}: it is a symbolic link (use --force to write through it)`,
       );
+    }
+    if (existing?.isSymlink) {
+      // Through the link: the write-aside file sits beside the target and is
+      // renamed over it, rather than replacing the link with a plain file.
+      const target = await realpath(path).catch(() => undefined);
+      if (target !== undefined) {
+        path = target;
+        existing = await runtime.stat(path);
+      }
     }
     if (existing?.isDirectory) throw new CassetteError(`Cannot write the cassette ${path}: it is a directory`);
     const aside = !options.append && (options.aside ?? existing !== undefined);
