@@ -31,3 +31,12 @@ test("node:test and bun:test examples pass under bun test with MCP_CASSETTE_MODE
   assert.match(result.stderr, /2 pass/);
 });
 
+
+test("the vitest example passes under vitest (on Bun) with MCP_CASSETTE_MODE=none", async () => {
+  // Under Node, the helpers would restart the CLI as `node cli.ts`, which Node
+  // 20 cannot run; `bun --bun` runs vitest on Bun, which runs the TypeScript CLI.
+  const vitest = path.join(ROOT, "node_modules", ".bin", "vitest");
+  const result = await run([BUN, "--bun", vitest, "run", "--root", "examples/runners/vitest"], { env: CI });
+  assert.equal(result.code, 0, result.stdout + result.stderr);
+  assert.match(result.stdout, /Tests\s+1 passed/);
+});

@@ -1,6 +1,8 @@
 /**
- * vitest example (vitest is not installed in this repository: see
- * docs/testing.md). `npx vitest run examples/runners/vitest/`.
+ * vitest example: `bun --bun node_modules/.bin/vitest run --root examples/runners/vitest`
+ * (run on Bun, which runs the TypeScript CLI the helper restarts; from the npm
+ * package, plain `npx vitest run` under Node works the same way).
+ * CI: MCP_CASSETTE_MODE=none, no network.
  */
 import { expect, test } from "vitest";
 import { fileURLToPath } from "node:url";
@@ -18,4 +20,5 @@ test("adds two numbers", async (context) => {
   const result = await client.callTool({ name: "get-sum", arguments: { a: 2, b: 40 } });
   expect(result.content).toEqual([{ type: "text", text: "The sum of 2 and 40 is 42." }]);
   await client.close();
+  await cassette.finish(); // throws on replay misses
 });
