@@ -1,0 +1,71 @@
+/**
+ * The matching rules replay answers by: keys, answer queues, and miss
+ * diagnoses, on real message shapes.
+ */
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { AnswerBook } from "../../src/match/answer_book.ts";
+import { diagnoseMiss } from "../../src/match/diagnose.ts";
+import { requestKey } from "../../src/match/fingerprint.ts";
+import type { JsonRpcMessage } from "../../src/jsonrpc.ts";
+
+const call = (name: string, args: unknown, extra: Record<string, unknown> = {}): JsonRpcMessage =>
+  ({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name, arguments: args, ...extra } }) as JsonRpcMessage;
+
+test("keys ignore the id, key order, _meta, cursors and progress tokens", () => {
+  const a = requestKey(call("get-sum", { a: 1, b: 2 }, { _meta: { progressToken: 7 } }));
+  const b = requestKey({ ...call("get-sum", { b: 2, a: 1 }), id: "x" });
+  assert.equal(a.key, b.key);
+  const page1 = requestKey({ jsonrpc: "2.0", id: 1, method: "tools/list", params: {} });
+  const page2 = requestKey({ jsonrpc: "2.0", id: 2, method: "tools/list", params: { cursor: "abc" } });
+  assert.equal(page1.key, page2.key);
+  assert.notEqual(requestKey(call("get-sum", { a: 1, b: 3 })).key, a.key);
+  // Lifecycle requests match by method alone: their params only negotiate.
+  const init = (version: string) =>
+    requestKey({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: version } });
+  assert.equal(init("2025-06-18").key, init("2025-11-25").key);
+  assert.equal(requestKey(call("echo", {})).name, "echo");
+  assert.equal(requestKey({ jsonrpc: "2.0", id: 1, method: "resources/read", params: { uri: "file:///a" } }).name, "file:///a");
+});
+
+test("identical requests take their answers in order, then the last repeats", () => {
+  const items = ["first", "second"].map((answer) => ({ key: requestKey(call("echo", { m: "x" })), answer }));
+  const book = new AnswerBook(items);
+  const key = requestKey(call("echo", { m: "x" }));
+  assert.deepEqual([book.take(key), book.take(key), book.take(key)].map((m) => [m?.item.answer, m?.kind]), [
+    ["first", "exact"],
+    ["second", "exact"],
+    ["second", "repeat"],
+  ]);
+  assert.deepEqual(book.unused(), []);
+});
+
+test("a missing key takes the next unused answer of the same tool, never another tool's", () => {
+  const book = new AnswerBook([
+    { key: requestKey(call("echo", { m: "a" })), answer: "echo a" },
+    { key: requestKey(call("get-sum", { a: 1 })), answer: "sum" },
+  ]);
+  const inexact = book.take(requestKey(call("echo", { m: "b" })));
+  assert.deepEqual([inexact?.item.answer, inexact?.kind], ["echo a", "inexact"]);
+  assert.equal(book.take(requestKey(call("echo", { m: "c" }))), undefined);
+  assert.equal(book.take(requestKey(call("unknown", {}))), undefined);
+  assert.deepEqual(book.unused().map((item) => item.answer), ["sum"]);
+});
+
+test("a miss names the closest recording and what differs", () => {
+  const recorded = [
+    requestKey(call("get-sum", { a: 2, b: 40 })),
+    requestKey(call("echo", { message: "hi" })),
+    requestKey({ jsonrpc: "2.0", id: 1, method: "prompts/get", params: { name: "simple" } }),
+  ];
+  const path = diagnoseMiss(requestKey(call("get-sum", { a: 2, b: 41 })), recorded);
+  assert.equal(path.differs, "params.arguments.b");
+  assert.match(path.message, /recorded 40, got 41/);
+  const name = diagnoseMiss(requestKey(call("get-product", { a: 2 })), recorded);
+  assert.equal(name.differs, "name");
+  assert.match(name.message, /name "get-product" was never recorded for tools\/call \(recorded: get-sum, echo\)/);
+  const method = diagnoseMiss(requestKey({ jsonrpc: "2.0", id: 1, method: "resources/list" }), recorded);
+  assert.equal(method.differs, "method");
+  assert.match(method.message, /method "resources\/list" was never recorded/);
+  assert.match(diagnoseMiss(requestKey(call("x", {})), []).message, /holds no requests/);
+});
