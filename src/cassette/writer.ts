@@ -129,6 +129,18 @@ export class CassetteWriter {
     else this.#writeLine(entry);
   }
 
+  /** Appends several entries with one write (each still one complete line). */
+  appendAll(entries: readonly Entry[]): void {
+    if (this.#closed || entries.length === 0) return;
+    if (this.#pending) {
+      this.#pending.push(...entries);
+      return;
+    }
+    let text = "";
+    for (const entry of entries) text += JSON.stringify(entry) + "\n";
+    this.#file.write(encoder.encode(text));
+  }
+
   /** Flushes a still-deferred header, closes the file and renames it into place. */
   async close(): Promise<void> {
     if (this.#closed) return;

@@ -7,7 +7,7 @@
  * @module
  */
 import { makeHeader } from "../cassette/format.ts";
-import type { Direction } from "../cassette/format.ts";
+import type { Direction, Entry } from "../cassette/format.ts";
 import { redactCommandLine } from "../redact/mod.ts";
 import type { Redactor } from "../redact/mod.ts";
 import { CassetteWriter } from "../cassette/writer.ts";
@@ -78,8 +78,8 @@ export async function recordStdio(options: StdioRecordOptions): Promise<number> 
   const start = performance.now();
   const session = plan.session;
   writer.append({ type: "session", t: 0, session: session ?? "default", event: "start" });
-  const record = (line: string, dir: Direction) => {
-    const entry = entryForLine(line, dir, elapsed(start), session);
+  const entryFor = (line: string, dir: Direction, t: number): Entry => {
+    const entry = entryForLine(line, dir, t, session);
     try {
       if (options.redactor) {
         if (entry.type === "message") entry.msg = options.redactor.message(entry.msg, dir);
@@ -87,28 +87,33 @@ export async function recordStdio(options: StdioRecordOptions): Promise<number> 
       }
     } catch (error) {
       // Unredacted text must not reach the disk: keep a marker in the frame's place.
-      notRecorded(dir, `a frame of ${line.length} characters that could not be redacted (${(error as Error).message})`);
-      return;
+      return notRecorded(dir, `a frame of ${line.length} characters that could not be redacted (${(error as Error).message})`);
     }
-    writer.append(entry);
+    return entry;
+  };
+  // One write for all the lines a chunk completed: a burst of small frames
+  // costs one system call, not one each.
+  const record = (lines: string[], dir: Direction) => {
+    const t = elapsed(start);
+    writer.appendAll(lines.map((line) => entryFor(line, dir, t)));
   };
   /** A frame that was forwarded but cannot be kept: the cassette and stderr say so. */
-  const notRecorded = (dir: Direction, what: string) => {
+  const notRecorded = (dir: Direction, what: string): Entry => {
     const text = `[mcp-cassette: ${what} was forwarded but not recorded]`;
     options.log?.(`${what} (${dir}) was forwarded but not recorded`);
-    writer.append({ type: "raw", t: elapsed(start), ...(session === undefined ? {} : { session }), dir, text });
+    return { type: "raw", t: elapsed(start), ...(session === undefined ? {} : { session }), dir, text };
   };
   const stopSignals = ["SIGINT", "SIGTERM"].map((signal) =>
     runtime.onSignal(signal as "SIGINT" | "SIGTERM", () => child.kill(signal as "SIGINT" | "SIGTERM"))
   );
   const failedToStart = child.exited.then(() => undefined, (error: Error) => error);
   const overlong = (dir: Direction) => (error: LineTooLongError) =>
-    notRecorded(dir, `a line longer than the cap of ${error.maxChars} characters`);
-  const toServer = pump(options.input ?? runtime.stdin, child.stdin, (line) => record(line, "c2s"), overlong("c2s"));
+    writer.append(notRecorded(dir, `a line longer than the cap of ${error.maxChars} characters`));
+  const toServer = pump(options.input ?? runtime.stdin, child.stdin, (lines) => record(lines, "c2s"), overlong("c2s"));
   const toClient = pump(
     child.stdout,
     options.output_stream ?? runtime.stdout,
-    (line) => record(line, "s2c"),
+    (lines) => record(lines, "s2c"),
     overlong("s2c"),
   );
   const startError = await Promise.race([failedToStart, toClient.then(() => undefined)]);
@@ -129,13 +134,13 @@ export async function recordStdio(options: StdioRecordOptions): Promise<number> 
 }
 
 /**
- * Copies bytes from `from` to `to` verbatim, handing each completed line to
- * `onLine` before the chunk that completed it is forwarded.
+ * Copies bytes from `from` to `to` verbatim, handing the lines each chunk
+ * completed to `onLines` before the chunk is forwarded.
  */
 async function pump(
   from: ReadableStream<Uint8Array>,
   to: WritableStream<Uint8Array>,
-  onLine: (line: string) => void,
+  onLines: (lines: string[]) => void,
   onOverlong: (error: LineTooLongError) => void,
 ): Promise<void> {
   // An over-long line is still forwarded; only its recording is skipped.
@@ -146,13 +151,14 @@ async function pump(
     while (true) {
       const { done, value } = await reader.read();
       if (done) break;
-      for (const line of splitter.push(value)) onLine(line);
+      const lines = splitter.push(value);
+      if (lines.length > 0) onLines(lines);
       // Awaiting the write is the backpressure: a slow reader slows the reads above.
       await writer.write(value);
     }
     const { lines, rest } = splitter.end();
-    for (const line of lines) onLine(line);
-    if (rest !== undefined) onLine(splitter.finish(rest));
+    if (rest !== undefined) lines.push(splitter.finish(rest));
+    if (lines.length > 0) onLines(lines);
   } catch {
     // The other side went away; what was forwarded is already on disk.
   } finally {
