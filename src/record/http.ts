@@ -259,6 +259,12 @@ class HttpRecorder {
         signal: request.signal,
       });
     } catch (error) {
+      if (request.signal.aborted) {
+        // The client left while the upstream had not answered yet (a hung
+        // server, a slow one): that is what happened, not an upstream error.
+        this.#append({ type: "http-end", t: this.#t(), ...(session ? { session: session.name } : {}), x, reason: "client-closed" });
+        return new Response(null, { status: 499 });
+      }
       const reason = (error as Error).message || String(error);
       this.#append({
         type: "http-end",
@@ -301,7 +307,16 @@ class HttpRecorder {
       });
     }
 
-    const bytes = new Uint8Array(await upstream.arrayBuffer().catch(() => new ArrayBuffer(0)));
+    let bytes: Uint8Array;
+    try {
+      bytes = new Uint8Array(await upstream.arrayBuffer());
+    } catch (error) {
+      // The body broke off: the client left, or the upstream went away mid-body.
+      this.#append({ type: "http-response", ...base, t: this.#t(), status: upstream.status, headers: responseHeaders, body: "none" });
+      if (request.signal.aborted) end("client-closed");
+      else end("upstream-closed", (error as Error).message);
+      return new Response(null, { status: request.signal.aborted ? 499 : 502 });
+    }
     let responseText = new TextDecoder().decode(bytes);
     let outBytes: Uint8Array = bytes;
     let json: Json | undefined;
