@@ -5,12 +5,15 @@
  */
 import { ErrorCode, errorResponse } from "../jsonrpc.ts";
 import type { JsonRpcMessage } from "../jsonrpc.ts";
-import { JsonlLineStream } from "../framing/jsonl.ts";
+import { LineSplitter } from "../framing/jsonl.ts";
 import type { ReplayEngine } from "./engine.ts";
 import type { Outlet } from "./outlet.ts";
 import type { ReplayReport } from "./report.ts";
 
 const encoder = new TextEncoder();
+
+/** Output the client has not taken yet, beyond which replay stops reading requests. */
+const MAX_UNFLUSHED_BYTES = 1 << 20;
 
 /** Options of {@linkcode serveStdio}. */
 export interface StdioServeOptions {
@@ -26,15 +29,30 @@ export interface StdioServeOptions {
 export async function serveStdio(engine: ReplayEngine, options: StdioServeOptions): Promise<ReplayReport> {
   const writer = options.output.getWriter();
   let closed = false;
-  let chain = Promise.resolve();
-  // One writer, one queue: lines never interleave, whatever finishes first.
-  const writeLine = (text: string) => {
-    if (closed) return chain;
-    chain = chain.then(() => writer.write(encoder.encode(text + "\n"))).catch(() => {
-      closed = true;
-    });
-    return chain;
+  // Writes queue in order on the one writer, so lines never interleave. Bytes
+  // written but not yet taken by the client are counted: past the bound, the
+  // replay stops reading requests until the client catches up.
+  let unflushed = 0;
+  let lastWrite: Promise<void> = Promise.resolve();
+  let drained: (() => void) | undefined;
+  const writeLine = (text: string): Promise<void> => {
+    if (closed) return lastWrite;
+    const bytes = encoder.encode(text + "\n");
+    unflushed += bytes.length;
+    lastWrite = writer.write(bytes).then(
+      () => {
+        unflushed -= bytes.length;
+        if (unflushed <= MAX_UNFLUSHED_BYTES) drained?.();
+      },
+      () => {
+        closed = true;
+        drained?.();
+      },
+    );
+    return lastWrite;
   };
+  const caughtUp = () =>
+    unflushed <= MAX_UNFLUSHED_BYTES ? Promise.resolve() : new Promise<void>((resolve) => (drained = resolve));
   let disconnect: () => void = () => {};
   const disconnected = new Promise<"disconnected">((resolve) => {
     disconnect = () => resolve("disconnected");
@@ -59,32 +77,41 @@ export async function serveStdio(engine: ReplayEngine, options: StdioServeOption
     inFlight.add(work);
     work.catch((error) => options.log?.(`internal error: ${(error as Error).message}`)).finally(() => inFlight.delete(work));
   };
-  const lines = options.input.pipeThrough(
-    new JsonlLineStream({
-      onOverlong: (error) => {
-        track(outlet.send(errorResponse(null, ErrorCode.InvalidRequest, error.message)));
-      },
-    }),
-  );
-  const reading = (async () => {
-    for await (const line of lines) {
-      if (closed) break;
-      if (line.trim() === "") continue;
-      let message: unknown;
-      try {
-        message = JSON.parse(line);
-      } catch {
-        track(outlet.send(errorResponse(null, ErrorCode.ParseError, "Parse error: the line is not valid JSON")));
-        continue;
-      }
-      if (Array.isArray(message)) track(receiveBatch(session, message, outlet));
-      else track(answerFailure(session.receive(message, outlet), message, outlet));
+  const handle = (line: string) => {
+    if (line.trim() === "") return;
+    let message: unknown;
+    try {
+      message = JSON.parse(line);
+    } catch {
+      track(outlet.send(errorResponse(null, ErrorCode.ParseError, "Parse error: the line is not valid JSON")));
+      return;
     }
+    if (Array.isArray(message)) track(receiveBatch(session, message, outlet));
+    else track(answerFailure(session.receive(message, outlet), message, outlet));
+  };
+  const splitter = new LineSplitter({
+    onOverlong: (error) => track(outlet.send(errorResponse(null, ErrorCode.InvalidRequest, error.message))),
+  });
+  const reader = options.input.getReader();
+  const reading = (async () => {
+    while (!closed) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      for (const line of splitter.push(value)) {
+        // One chunk may hold many requests: wait for the client between them.
+        await caughtUp();
+        if (closed) break;
+        handle(line);
+      }
+    }
+    const { lines, rest } = splitter.end();
+    if (rest !== undefined) lines.push(splitter.finish(rest));
+    for (const line of lines) if (!closed) handle(line);
   })().catch(() => {});
   await Promise.race([reading, disconnected]);
   if (!closed) await Promise.race([Promise.allSettled([...inFlight]), disconnected]);
   session.close();
-  await chain;
+  await lastWrite;
   closed = true;
   await writer.close().catch(() => {});
   return engine.finish();
