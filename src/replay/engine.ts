@@ -46,7 +46,7 @@ export interface ReplayOptions {
 export class ReplayEngine {
   readonly episodes: Episodes;
   readonly report: ReplayReport = emptyReport();
-  #sessions: ReplaySession[] = [];
+  #sessions = new Set<ReplaySession>();
   #claimed = new Set<RecordedSession>();
   #merged: RecordedSession | undefined;
 
@@ -74,8 +74,26 @@ export class ReplayEngine {
   /** Opens a session for a new client connection; it picks its recording at the first message. */
   openSession(): ReplaySession {
     const session = new ReplaySession(this, this.options);
-    this.#sessions.push(session);
+    this.#sessions.add(session);
     return session;
+  }
+
+  /**
+   * Forgets a session its client ended (an HTTP DELETE), noting what it left
+   * unplayed: a long-running replay serving one session after another must
+   * not hold every one it ever served.
+   */
+  release(session: ReplaySession): void {
+    if (!this.#sessions.delete(session)) return;
+    session.close();
+    this.#noteUnplayed(session);
+  }
+
+  #noteUnplayed(session: ReplaySession): void {
+    for (const trigger of session.unusedTriggers()) {
+      if (!trigger.isRequest) continue;
+      this.report.unplayed.push(trigger.key.name ? `${trigger.key.method} ${trigger.key.name}` : trigger.key.method);
+    }
   }
 
   /**
@@ -101,12 +119,7 @@ export class ReplayEngine {
   /** Closes every session and completes the report. */
   finish(): ReplayReport {
     for (const session of this.#sessions) session.close();
-    for (const session of this.#sessions) {
-      for (const trigger of session.unusedTriggers()) {
-        if (!trigger.isRequest) continue;
-        this.report.unplayed.push(trigger.key.name ? `${trigger.key.method} ${trigger.key.name}` : trigger.key.method);
-      }
-    }
+    for (const session of this.#sessions) this.#noteUnplayed(session);
     if (this.options.faults) this.report.unfiredFaults.push(...this.options.faults.unfired());
     return this.report;
   }

@@ -307,6 +307,8 @@ class HttpReplayServer {
   readonly index: ExchangeIndex;
   readonly era;
   #sessions = new Map<string, LiveSession>();
+  /** Ids of sessions the client deleted. */
+  #ended = new Set<string>();
   #sessionless: LiveSession | undefined;
   #modernSession: ReplaySession | undefined;
   #usesSessionIds: boolean;
@@ -395,7 +397,7 @@ class HttpReplayServer {
       return this.#sessionless ??= new LiveSession(this.engine.openSession(), undefined, this);
     }
     if (!sessionId) return jsonRpcHttpError(400, null, ErrorCode.InvalidRequest, "Bad Request: Mcp-Session-Id header is required");
-    const live = this.#sessions.get(sessionId);
+    const live = this.#ended.has(sessionId) ? undefined : this.#sessions.get(sessionId);
     if (!live || live.ended) return jsonRpcHttpError(404, null, SESSION_NOT_FOUND, "Session not found");
     return live;
   }
@@ -583,10 +585,15 @@ class HttpReplayServer {
     const found = this.#legacySession(request);
     if (found instanceof Response) return found;
     found.close();
-    if (found.sessionId) this.#sessions.delete(found.sessionId);
+    this.engine.release(found.replay);
     if (found === this.#sessionless) this.#sessionless = undefined;
-    // An ended session id stays known as ended: later requests get 404.
-    if (found.sessionId) this.#sessions.set(found.sessionId, found);
+    // An ended session id stays known as ended (later requests get 404), but
+    // only as its id: keeping the whole session held about 50 KB for every
+    // session a long-running replay ever served.
+    if (found.sessionId) {
+      this.#sessions.delete(found.sessionId);
+      this.#ended.add(found.sessionId);
+    }
     return new Response(null, { status: 200 });
   }
 

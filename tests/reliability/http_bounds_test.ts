@@ -1,0 +1,113 @@
+/**
+ * Bounds over HTTP: `replay --listen` keeps at most 64 SSE streams open (the
+ * 65th gets 503 "Too many open streams" with the request's id, JSON answers
+ * are still served, and a closed stream frees its place); `record --url`
+ * refuses a body over 4 MiB with 413 and keeps serving. (The replay's 413
+ * and both 431s are in security_test.ts and tests/http/sse_fidelity_test.ts.)
+ *
+ * Idle connections: under Deno (how the CLI runs) the serving layer is
+ * Deno.serve, which has no idle timeout, so an idle keep-alive connection is
+ * not closed. docs/reliability.md says so; no test pretends otherwise.
+ */
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import path from "node:path";
+import { CLI, tempDir } from "../helpers.ts";
+import { startBackground, URL_LINE } from "../http/http_helpers.ts";
+import { figure } from "./_helpers.ts";
+import { callMessage, openSession, post, postHeaders, startHttpFixture, startHttpRecorder } from "./_http.ts";
+
+const CAP = 64;
+
+/** A recording with a call the upstream never answered (the client gave up on it). */
+async function recordHang(): Promise<string> {
+  const cassette = path.join(tempDir("mcp-cassette-http-bounds-"), "hang.cassette.jsonl");
+  const fixture = await startHttpFixture();
+  const recorder = await startHttpRecorder(fixture.url, cassette);
+  try {
+    const sessionId = await openSession(recorder.url);
+    assert.equal((await post(recorder.url, callMessage(1, "echo", { a: 1 }), { sessionId })).status, 200);
+    const abort = new AbortController();
+    const hung = post(recorder.url, callMessage(2, "hang"), { sessionId, signal: abort.signal }).catch(() => undefined);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    abort.abort();
+    await hung;
+    assert.equal(await recorder.stop(), 0);
+  } finally {
+    await recorder.stop("SIGKILL");
+    await fixture.stop("SIGTERM");
+  }
+  return cassette;
+}
+
+test(`HTTP replay: at most ${CAP} SSE streams open; the next gets 503, JSON is still served, a closed stream frees a place`, async () => {
+  const cassette = await recordHang();
+  const replay = await startBackground([...CLI, "replay", cassette, "--listen", "0"], URL_LINE);
+  const aborts: AbortController[] = [];
+  try {
+    const url = replay.found;
+    const sessionId = await openSession(url);
+    // The unanswered call replays as a stream that stays open until the client leaves.
+    const open = async (id: number) => {
+      const abort = new AbortController();
+      aborts.push(abort);
+      const response = await fetch(url, {
+        method: "POST",
+        headers: postHeaders(sessionId),
+        body: JSON.stringify(callMessage(id, "hang")),
+        signal: abort.signal,
+      });
+      return { response, abort };
+    };
+    const streams = await Promise.all(Array.from({ length: CAP }, (_, i) => open(100 + i)));
+    for (const { response } of streams) {
+      assert.equal(response.status, 200);
+      assert.match(response.headers.get("content-type") ?? "", /^text\/event-stream/);
+    }
+    const over = await open(999);
+    assert.equal(over.response.status, 503);
+    const refusal = await over.response.json();
+    assert.equal(refusal.id, 999);
+    assert.match(refusal.error.message, /Too many open streams/);
+    // JSON answers take no stream.
+    const json = await post(url, callMessage(1000, "echo", { a: 1 }), { sessionId });
+    assert.equal(json.status, 200);
+    assert.equal(json.messages[0]?.id, 1000);
+    // One stream closed by its client frees one place.
+    streams[0].abort.abort();
+    let again = await open(1001);
+    for (let i = 0; i < 50 && again.response.status === 503; i++) {
+      await again.response.body?.cancel();
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      again = await open(1001);
+    }
+    assert.equal(again.response.status, 200, "the place freed by the closed stream is available");
+    const full = await open(1002);
+    assert.equal(full.response.status, 503, "and only that one");
+    await full.response.body?.cancel();
+    figure("http-stream-cap", { cap: CAP, opened: CAP, refusedStatus: 503, freedAfterClose: true });
+  } finally {
+    for (const abort of aborts) abort.abort();
+    await replay.stop("SIGTERM");
+  }
+});
+
+test("HTTP record --url: a body over 4 MiB gets 413 and the recorder keeps serving", async () => {
+  const fixture = await startHttpFixture();
+  const cassette = path.join(tempDir("mcp-cassette-http-bounds-"), "big.cassette.jsonl");
+  const recorder = await startHttpRecorder(fixture.url, cassette);
+  try {
+    const sessionId = await openSession(recorder.url);
+    const big = JSON.stringify(callMessage(1, "echo", { pad: "x".repeat(5 * 1024 * 1024) }));
+    const refused = await fetch(recorder.url, { method: "POST", headers: postHeaders(sessionId), body: big });
+    assert.equal(refused.status, 413);
+    await refused.body?.cancel();
+    const later = await post(recorder.url, callMessage(2, "echo", { after: "413" }), { sessionId });
+    assert.equal(later.status, 200);
+    assert.equal(later.messages[0]?.id, 2);
+    assert.equal(await recorder.stop(), 0);
+  } finally {
+    await recorder.stop("SIGKILL");
+    await fixture.stop("SIGTERM");
+  }
+});
