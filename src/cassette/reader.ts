@@ -5,7 +5,7 @@
  * @module
  */
 import { CassetteFormatError } from "../errors.ts";
-import { JsonlBatchStream, JsonlLineStream } from "../framing/jsonl.ts";
+import { JsonlBatchStream } from "../framing/jsonl.ts";
 import { runtime } from "../runtime/mod.ts";
 import { ENTRY_TYPES, FORMAT_NAME, FORMAT_VERSION } from "./format.ts";
 import type { CassetteHeader, Entry } from "./format.ts";
@@ -72,11 +72,22 @@ function openStream(path: string): ReadableStream<Uint8Array> {
   }
 }
 
+/** Thrown inside {@linkcode loadCassette} when line 1 is not our header. */
+class ForeignFormat extends Error {}
+
+function isOurHeaderLine(text: string): boolean {
+  return text.includes(`"${FORMAT_NAME}"`) && text.includes('"format"');
+}
+
 /**
  * Yields the header and entries of one of our cassettes, line by line,
  * without loading the file as one string.
  */
-export async function* readCassetteLines(path: string): AsyncGenerator<CassetteLine> {
+export function readCassetteLines(path: string): AsyncGenerator<CassetteLine> {
+  return readLines(path, false);
+}
+
+async function* readLines(path: string, foreignIsSignal: boolean): AsyncGenerator<CassetteLine> {
   let unterminated: string | undefined;
   const batches = openStream(path).pipeThrough(
     new JsonlBatchStream({ onUnterminated: (text) => (unterminated = text) }),
@@ -88,6 +99,7 @@ export async function* readCassetteLines(path: string): AsyncGenerator<CassetteL
       lineNumber++;
       if (pendingTorn) throw new CassetteFormatError(path, pendingTorn.line, pendingTorn.error);
       if (text.trim() === "") continue;
+      if (lineNumber === 1 && foreignIsSignal && !isOurHeaderLine(text)) throw new ForeignFormat();
       let value: unknown;
       try {
         value = JSON.parse(text);
@@ -104,7 +116,7 @@ export async function* readCassetteLines(path: string): AsyncGenerator<CassetteL
       else yield { kind: "entry", line: lineNumber, entry: checkEntry(path, lineNumber, value) };
     }
   } catch (error) {
-    if (error instanceof CassetteFormatError) throw error;
+    if (error instanceof CassetteFormatError || error instanceof ForeignFormat) throw error;
     const code = (error as { code?: string }).code;
     const problem = code === "ENOENT" ? "no such file" : code === "EISDIR" ? "is a directory" : (error as Error).message;
     throw new CassetteFormatError(path, lineNumber, `cannot read the file: ${problem}`);
@@ -114,20 +126,6 @@ export async function* readCassetteLines(path: string): AsyncGenerator<CassetteL
     yield { kind: "torn", line: pendingTorn.line, text: pendingTorn.text };
   }
   if (lineNumber === 0) throw new CassetteFormatError(path, 1, "the file is empty (expected a cassette header)");
-}
-
-async function readFirstLine(path: string): Promise<string> {
-  const reader = openStream(path).pipeThrough(new JsonlLineStream()).getReader();
-  try {
-    const { value } = await reader.read();
-    return value ?? "";
-  } catch (error) {
-    const code = (error as { code?: string }).code;
-    const problem = code === "ENOENT" ? "no such file" : code === "EISDIR" ? "is a directory" : (error as Error).message;
-    throw new CassetteFormatError(path, 0, `cannot read the file: ${problem}`);
-  } finally {
-    reader.cancel().catch(() => {});
-  }
 }
 
 /**
@@ -141,19 +139,21 @@ async function readFirstLine(path: string): Promise<string> {
  * ```
  */
 export async function loadCassette(path: string): Promise<Cassette> {
-  const first = (await readFirstLine(path)).trimStart();
-  if (!first.includes(`"${FORMAT_NAME}"`) || !first.includes('"format"')) {
-    // Other tools' formats are rare: their converters load only when needed.
-    const { importForeign } = await import("./import.ts");
-    return await importForeign(path);
-  }
   let header: CassetteHeader | undefined;
   const entries: LocatedEntry[] = [];
   let torn: Cassette["torn"];
-  for await (const item of readCassetteLines(path)) {
-    if (item.kind === "header") header = item.header;
-    else if (item.kind === "entry") entries.push(Object.assign(item.entry, { line: item.line }));
-    else torn = { line: item.line, text: item.text };
+  try {
+    // One pass: line 1 tells whether the file is ours at all.
+    for await (const item of readLines(path, true)) {
+      if (item.kind === "header") header = item.header;
+      else if (item.kind === "entry") entries.push(Object.assign(item.entry, { line: item.line }));
+      else torn = { line: item.line, text: item.text };
+    }
+  } catch (error) {
+    if (!(error instanceof ForeignFormat)) throw error;
+    // Other tools' formats are rare: their converters load only when needed.
+    const { importForeign } = await import("./import.ts");
+    return await importForeign(path);
   }
   return { path, header: header!, entries, torn };
 }

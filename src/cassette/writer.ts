@@ -5,7 +5,6 @@
  *
  * @module
  */
-import { realpath } from "node:fs/promises";
 import { CassetteError } from "../errors.ts";
 import { runtime } from "../runtime/mod.ts";
 import type { AppendFile } from "../runtime/mod.ts";
@@ -72,7 +71,7 @@ export class CassetteWriter {
     if (existing?.isSymlink) {
       // Through the link: the write-aside file sits beside the target and is
       // renamed over it, rather than replacing the link with a plain file.
-      const target = await realpath(path).catch(() => undefined);
+      const target = await runtime.realPath(path).catch(() => undefined);
       if (target !== undefined) {
         path = target;
         existing = await runtime.stat(path);

@@ -3,12 +3,13 @@
  *
  * @module
  */
-import { parseArgs } from "node:util";
 import { CassetteError, describeError, ExitCode, UsageError } from "../errors.ts";
 import { runtime } from "../runtime/mod.ts";
 import { RECORDER_VERSION } from "../cassette/format.ts";
 import type { Command, CommandInput } from "./command.ts";
 import { loadCommand, loadCommands } from "./registry.ts";
+import { parseArgList } from "./args.ts";
+import type { ArgSpec } from "./args.ts";
 import { printErr, printOut } from "./output.ts";
 
 /** The overview printed by `mcp-cassette --help`. */
@@ -54,16 +55,9 @@ function parseCommandArgs(command: Command, args: string[]): CommandInput {
   if (rest.length > 0 && !command.takesRest) {
     throw new UsageError(`${command.name} does not take a command after --`);
   }
-  const options: Record<string, { type: "string" | "boolean"; short?: string; multiple?: boolean }> = {
-    help: { type: "boolean", short: "h" },
-  };
-  for (const [name, spec] of Object.entries(command.options)) {
-    options[name] = { type: spec.type };
-    if (spec.short) options[name].short = spec.short;
-    if (spec.multiple) options[name].multiple = true;
-  }
+  const options: Record<string, ArgSpec> = { help: { type: "boolean", short: "h" }, ...command.options };
   try {
-    const parsed = parseArgs({ args: own, options, allowPositionals: true, strict: true });
+    const parsed = parseArgList(own, options);
     return { values: parsed.values, positionals: parsed.positionals, rest };
   } catch (error) {
     throw new UsageError(describeError(error));

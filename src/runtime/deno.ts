@@ -67,6 +67,7 @@ interface DenoApi {
   readTextFile(path: string): Promise<string>;
   writeTextFile(path: string, text: string, options?: { createNew?: boolean }): Promise<void>;
   rename(from: string, to: string): Promise<void>;
+  realPath(path: string): Promise<string>;
   remove(path: string, options: { recursive: boolean }): Promise<void>;
   lstat(path: string): Promise<DenoFileInfo>;
   statSync(path: string): DenoFileInfo;
@@ -283,6 +284,7 @@ export const denoRuntime: Runtime = {
   },
   openAppend,
   rename: (from, to) => Deno.rename(from, to),
+  realPath: (path) => Deno.realPath(path),
   async remove(path) {
     try {
       await Deno.remove(path, { recursive: true });

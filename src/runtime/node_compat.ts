@@ -227,6 +227,7 @@ export const nodeCompatRuntime: Runtime = {
   createExclusive,
   openAppend,
   rename: (from, to) => fsp.rename(from, to),
+  realPath: (filePath) => fsp.realpath(filePath),
   remove: (filePath) => fsp.rm(filePath, { force: true, recursive: true }),
   stat,
   mkdir: async (dir) => {

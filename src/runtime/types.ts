@@ -106,6 +106,8 @@ export interface Runtime {
   createExclusive(path: string, text: string): Promise<boolean>;
   openAppend(path: string, options?: { truncate?: boolean }): AppendFile;
   rename(from: string, to: string): Promise<void>;
+  /** The path with every symbolic link resolved. */
+  realPath(path: string): Promise<string>;
   /** Removes a file or a whole directory; absent is fine. */
   remove(path: string): Promise<void>;
   /** Like `lstat`: does not follow a final symlink. Resolves undefined when absent. */
