@@ -3,6 +3,7 @@
  *
  * @module
  */
+import { SERVER_TARGET_OPTIONS } from "./shared_options.ts";
 import type { Command, CommandInput } from "../cli/command.ts";
 import { flag, stringOption } from "../cli/command.ts";
 import { printOut } from "../cli/output.ts";
@@ -64,19 +65,8 @@ export const command: Command = {
     "error). The report holds no timings, so a live run and a run against a replay print the same.",
   takesRest: true,
   options: {
-    stdio: {
-      type: "string",
-      valueName: "COMMAND",
-      description: "Server command line, split like a shell would",
-    },
-    url: { type: "string", valueName: "URL", description: "Server URL (Streamable HTTP)" },
+    ...SERVER_TARGET_OPTIONS,
     json: { type: "boolean", description: "Print the report as JSON" },
-    "timeout-ms": {
-      type: "string",
-      valueName: "MS",
-      description: "Time each request may take",
-      default: "10000",
-    },
   },
   async run(input) {
     if (input.positionals.length > 0) {

@@ -9,6 +9,22 @@ import type { FrameRedactor } from "../record/stdio.ts";
 import { createRedactor } from "../redact/mod.ts";
 import { runtime } from "../runtime/mod.ts";
 
+/** How `check` and `verify` name the server they talk to. */
+export const SERVER_TARGET_OPTIONS: Record<string, OptionSpec> = {
+  stdio: {
+    type: "string",
+    valueName: "COMMAND",
+    description: "Server command line, split like a shell would",
+  },
+  url: { type: "string", valueName: "URL", description: "Server URL (Streamable HTTP)" },
+  "timeout-ms": {
+    type: "string",
+    valueName: "MS",
+    description: "Time each request may take",
+    default: "10000",
+  },
+};
+
 /** The redaction flags of `record` and `replay`. */
 export const REDACTION_OPTIONS: Record<string, OptionSpec> = {
   redact: {

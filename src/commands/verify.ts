@@ -4,6 +4,7 @@
  *
  * @module
  */
+import { SERVER_TARGET_OPTIONS } from "./shared_options.ts";
 import type { Command, CommandInput } from "../cli/command.ts";
 import { flag, stringList, stringOption } from "../cli/command.ts";
 import { printOut } from "../cli/output.ts";
@@ -123,18 +124,7 @@ export const command: Command = {
     "Exit 1 when a gate (--min-grade, --fail-on-regression) is not met. See docs/verify.md.",
   takesRest: true,
   options: {
-    stdio: {
-      type: "string",
-      valueName: "COMMAND",
-      description: "Server command line, split like a shell would",
-    },
-    url: { type: "string", valueName: "URL", description: "Server URL (Streamable HTTP)" },
-    "timeout-ms": {
-      type: "string",
-      valueName: "MS",
-      description: "Time each request may take",
-      default: "10000",
-    },
+    ...SERVER_TARGET_OPTIONS,
     "ignore-path": {
       type: "string",
       multiple: true,

@@ -5,6 +5,9 @@
  *
  * @module
  */
+import { isCredentialHeader } from "../redact/keys.ts";
+
+export { isCredentialHeader };
 
 /** Hop-by-hop headers (RFC 9110 §7.6.1) and ones the proxy recomputes. */
 const HOP_BY_HOP = new Set([
@@ -19,25 +22,6 @@ const HOP_BY_HOP = new Set([
   "content-length",
   "accept-encoding",
 ]);
-
-/** Headers whose values are credentials, whatever the redaction rules say. */
-const CREDENTIAL_HEADERS = new Set([
-  "authorization",
-  "proxy-authorization",
-  "cookie",
-  "set-cookie",
-  "x-api-key",
-  "api-key",
-  "x-auth-token",
-  "x-access-token",
-  "x-csrf-token",
-]);
-
-/** True for a header name that carries a credential. */
-export function isCredentialHeader(name: string): boolean {
-  const lower = name.toLowerCase();
-  return CREDENTIAL_HEADERS.has(lower) || /(^|-)(token|secret|api-?key|password|session-token)($|-)/.test(lower);
-}
 
 /** Headers as a plain object with lower-case names (repeated values joined with `, `). */
 export function headerObject(headers: Headers): Record<string, string> {

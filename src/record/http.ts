@@ -12,6 +12,7 @@
  *
  * @module
  */
+import { untilInterrupted } from "../runtime/signals.ts";
 import { makeHeader } from "../cassette/format.ts";
 import type { CassetteHeader, Direction, Entry, Era, SseFields } from "../cassette/format.ts";
 import { CassetteWriter } from "../cassette/writer.ts";
@@ -505,14 +506,7 @@ export async function recordHttp(options: HttpRecordOptions): Promise<number> {
   );
   active.proxyOrigin = originFor(bound.hostname, server.port);
   options.onListening?.(active.proxyOrigin + upstream.pathname + upstream.search);
-  const stop = options.until ?? new Promise<void>((resolve) => {
-    const removers = (["SIGINT", "SIGTERM"] as const).map((signal) =>
-      runtime.onSignal(signal, () => {
-        removers.forEach((remove) => remove());
-        resolve();
-      })
-    );
-  });
+  const stop = options.until ?? untilInterrupted();
   await stop;
   await server.close();
   await active.finish();

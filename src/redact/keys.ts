@@ -139,6 +139,9 @@ const CREDENTIAL_HEADERS: ReadonlySet<string> = new Set([
   "set-cookie",
   "x-api-key",
   "api-key",
+  "x-auth-token",
+  "x-access-token",
+  "x-csrf-token",
 ]);
 
 /** True for an HTTP header whose value is a credential. */

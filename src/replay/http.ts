@@ -17,6 +17,7 @@
  *
  * @module
  */
+import { untilInterrupted } from "../runtime/signals.ts";
 import { randomId } from "../http/random_id.ts";
 import { ErrorCode } from "../jsonrpc.ts";
 import type { Json, JsonObject, JsonRpcMessage } from "../jsonrpc.ts";
@@ -714,14 +715,7 @@ export async function serveHttp(engine: ReplayEngine, options: HttpServeOptions)
     ? pathOf(engine.cassette.header.server.url) ?? recordedStreamPath(engine.cassette) ?? "/sse"
     : server.index.path ?? pathOf(engine.cassette.header.server.url) ?? "/mcp";
   options.onListening?.(originFor(bound.hostname, http.port) + path);
-  const stop = options.until ?? new Promise<void>((resolve) => {
-    const removers = (["SIGINT", "SIGTERM"] as const).map((signal) =>
-      runtime.onSignal(signal, () => {
-        removers.forEach((remove) => remove());
-        resolve();
-      })
-    );
-  });
+  const stop = options.until ?? untilInterrupted();
   await stop;
   server.finish();
   await http.close();
