@@ -120,12 +120,15 @@ export async function replayOptions(
  */
 async function requestRedactor(values: OptionValues, header: CassetteHeader | undefined) {
   const extra = stringList(values, "redact").length > 0;
-  if (!header?.redaction && !extra) return undefined;
+  // Another tool's rules cannot be re-run here: its cassettes are matched as
+  // they are (a live secret will not match that tool's placeholder).
+  const recorded = header?.meta?.importedFrom === undefined ? header?.redaction : undefined;
+  if (!recorded && !extra) return undefined;
   const hashKey = runtime.env("MCP_CASSETTE_REDACT_KEY") || undefined;
-  const recorded = header?.redaction ?? { rules: [] };
-  const rules = [...recorded.rules, ...stringList(values, "redact")];
+  const base = recorded ?? { rules: [] };
+  const rules = [...base.rules, ...stringList(values, "redact")];
   const { createReplayRedactor } = await import("../redact/mod.ts");
-  return await createReplayRedactor({ ...recorded, rules }, { packs: stringList(values, "pack"), hashKey });
+  return await createReplayRedactor({ ...base, rules }, { packs: stringList(values, "pack"), hashKey });
 }
 
 /**
