@@ -5,7 +5,7 @@
  * @module
  */
 import { CassetteFormatError } from "../errors.ts";
-import { JsonlBatchStream } from "../framing/jsonl.ts";
+import { LineSplitter } from "../framing/jsonl.ts";
 import { runtime } from "../runtime/mod.ts";
 import { ENTRY_TYPES, FORMAT_NAME, FORMAT_VERSION } from "./format.ts";
 import type { CassetteHeader, Entry } from "./format.ts";
@@ -72,6 +72,33 @@ function openStream(path: string): ReadableStream<Uint8Array> {
   }
 }
 
+/**
+ * The file's lines, a chunk's worth at a time. A reader loop over the
+ * splitter rather than a TransformStream: the stream machinery cost a small
+ * cassette's load several milliseconds more at start-up, before V8 had
+ * optimised it (replay starts in every client session).
+ */
+async function* lineBatches(path: string, onUnterminated: (text: string) => void): AsyncGenerator<string[]> {
+  const reader = openStream(path).getReader();
+  const splitter = new LineSplitter();
+  try {
+    while (true) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      const lines = splitter.push(value);
+      if (lines.length > 0) yield lines;
+    }
+    const { lines, rest } = splitter.end();
+    if (rest !== undefined) {
+      onUnterminated(rest);
+      lines.push(splitter.finish(rest));
+    }
+    if (lines.length > 0) yield lines;
+  } finally {
+    reader.cancel().catch(() => {});
+  }
+}
+
 /** Thrown inside {@linkcode loadCassette} when line 1 is not our header. */
 class ForeignFormat extends Error {}
 
@@ -89,9 +116,7 @@ export function readCassetteLines(path: string): AsyncGenerator<CassetteLine> {
 
 async function* readLines(path: string, foreignIsSignal: boolean): AsyncGenerator<CassetteLine> {
   let unterminated: string | undefined;
-  const batches = openStream(path).pipeThrough(
-    new JsonlBatchStream({ onUnterminated: (text) => (unterminated = text) }),
-  );
+  const batches = lineBatches(path, (text) => (unterminated = text));
   let lineNumber = 0;
   let pendingTorn: { line: number; text: string; error: string } | undefined;
   try {
