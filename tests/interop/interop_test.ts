@@ -3,8 +3,8 @@
  * `mcp-cassette replay`, and other SDKs' reference servers recorded and
  * replayed to the TypeScript SDK client. setup.sh installs what is needed
  * (idempotent); a language whose toolchain is missing is skipped with the
- * reason, except that Python and Go must be installable wherever their
- * toolchains are on PATH. See docs/interop.md for the matrix.
+ * reason, except that Python, Go and Java must be installable wherever their
+ * toolchains (python3, go, mvn) are on PATH. See docs/interop.md for the matrix.
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
@@ -24,7 +24,9 @@ function onPath(tool: string): boolean {
   }
 }
 
-for (const [language, tool] of [["python", "python3"], ["go", "go"]] as const) {
+for (
+  const [language, tool] of [["python", "python3"], ["go", "go"], ["java", "mvn"]] as const
+) {
   test(`setup installs the ${language} SDK when ${tool} is on PATH`, (t) => {
     if (!onPath(tool)) return t.skip(`${tool} not found on PATH`);
     const state = setupState(language);
