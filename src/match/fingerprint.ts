@@ -74,7 +74,8 @@ export function targetName(message: JsonRpcMessage): string | undefined {
 /** Normalised params: volatile keys gone, everything else kept. */
 export function normaliseParams(message: JsonRpcMessage, options: FingerprintOptions = {}): Json {
   const keys = options.ignoreKeys?.length ? new Set([...VOLATILE_KEYS, ...options.ignoreKeys]) : VOLATILE_KEYS;
-  const params = stripVolatile(message.params as Json | undefined, keys);
+  // Absent params and {} mean the same request (clients differ in which they send).
+  const params = stripVolatile((message.params ?? {}) as Json, keys);
   if (params === null || typeof params !== "object" || Array.isArray(params)) return params;
   const out: JsonObject = {};
   for (const [key, value] of Object.entries(params)) {

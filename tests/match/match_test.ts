@@ -20,6 +20,8 @@ test("keys ignore the id, key order, _meta, cursors and progress tokens", () => 
   const page2 = requestKey({ jsonrpc: "2.0", id: 2, method: "tools/list", params: { cursor: "abc" } });
   assert.equal(page1.key, page2.key);
   assert.notEqual(requestKey(call("get-sum", { a: 1, b: 3 })).key, a.key);
+  // Absent params and {} are one request: clients differ in which they send.
+  assert.equal(requestKey({ jsonrpc: "2.0", id: 1, method: "tools/list" }).key, page1.key);
   // Lifecycle requests match by method alone: their params only negotiate.
   const init = (version: string) =>
     requestKey({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: version } });
