@@ -185,13 +185,25 @@ export class ReplaySession {
     }
     this.#inFlight.set(idKey(message.id), flight);
     try {
-      await this.#serve(message, trigger, flight, out);
+      await this.#serve(message, trigger, flight, out, match.kind === "repeat");
     } finally {
       this.#inFlight.delete(idKey(message.id));
     }
   }
 
-  async #serve(message: JsonRpcMessage & { id: JsonRpcId }, trigger: Trigger, flight: InFlight, out: Outlet) {
+  /**
+   * Serves a matched request. A repeated answer (the recording ran out) comes
+   * with its progress notifications only: the server's other reactions
+   * (list_changed, questions to the client) happened once, and re-sending
+   * them can loop a client that re-lists on list_changed.
+   */
+  async #serve(
+    message: JsonRpcMessage & { id: JsonRpcId },
+    trigger: Trigger,
+    flight: InFlight,
+    out: Outlet,
+    repeat: boolean,
+  ) {
     const faults = this.options.faults?.faultsFor({ method: trigger.key.method, name: trigger.key.name, message }) ?? [];
     let answerFault: Fault | undefined;
     for (const fault of faults) {
@@ -202,7 +214,8 @@ export class ReplaySession {
     }
     let last = trigger.t;
     let divergent: string | undefined;
-    for (const step of trigger.steps) {
+    const steps = repeat ? trigger.steps.filter(isProgress) : trigger.steps;
+    for (const step of steps) {
       await sleep(paced(step.t - last, this.options.pacing));
       last = step.t;
       if (flight.cancelled || this.#closed) return;
@@ -214,7 +227,7 @@ export class ReplaySession {
     last = trigger.response.t;
     if (flight.cancelled || this.#closed) return;
     await this.#respond(message, trigger, answerFault, divergent, out);
-    for (const step of trigger.after) {
+    for (const step of repeat ? [] : trigger.after) {
       await sleep(paced(step.t - last, this.options.pacing));
       last = step.t;
       if (this.#closed) return;
@@ -359,6 +372,10 @@ export class ReplaySession {
     }
     pending.resolve(message);
   }
+}
+
+function isProgress(step: Step): boolean {
+  return step.kind === "message" && step.msg.method === "notifications/progress";
 }
 
 /** The part of a client answer compared with the recording. */

@@ -39,7 +39,8 @@ import java.util.Properties;
  * <p>Left at the SDK's defaults on purpose: on notifications/tools/list_changed
  * (server-everything sends one during tools/list, and the cassette holds it) the
  * client re-lists tools by itself. The golden cassette has one tools/list, so
- * replay answers that extra request with a miss; the SDK logs it and goes on.
+ * replay answers that extra request by repeating the recorded answer (without
+ * re-sending the list_changed, which would make the client list again).
  */
 public final class Client {
   private Client() {}
