@@ -30,7 +30,11 @@ export const command: Command = {
   ].join("\n"),
   options: {
     listen: { type: "string", valueName: "HOST:PORT", description: "Serve Streamable HTTP here instead of stdio" },
-    strict: { type: "boolean", description: "A client answer to a server request that differs from the recording fails" },
+    strict: {
+      type: "boolean",
+      description:
+        "No inexact matches (a request without its exact recording is a miss), and a client answer to a server request that differs from the recording fails",
+    },
     "answer-timeout-ms": {
       type: "string",
       valueName: "MS",

@@ -37,8 +37,11 @@ export class AnswerBook<T extends Keyed> {
     }
   }
 
-  /** Takes the answer for `key`, or undefined on a true miss. */
-  take(key: RequestKey): Match<T> | undefined {
+  /**
+   * Takes the answer for `key`, or undefined on a true miss. Without
+   * `inexact`, a request with no exact recording is a miss too.
+   */
+  take(key: RequestKey, inexact = true): Match<T> | undefined {
     const queue = this.#byKey.get(key.key);
     if (queue) {
       const position = this.#cursor.get(key.key) ?? 0;
@@ -50,6 +53,7 @@ export class AnswerBook<T extends Keyed> {
       }
       return { item: queue[queue.length - 1], kind: "repeat" };
     }
+    if (!inexact) return undefined;
     const sameMethod = this.#byMethod.get(fallbackKey(key))?.find((item) => !this.#used.has(item));
     if (sameMethod) {
       this.#used.add(sameMethod);

@@ -65,3 +65,26 @@ test("replay answers a true miss with -32001 naming the closest recording, and e
   assert.equal(byId.get(null).error.code, -32700);
   assert.match(result.stderr, /never asked for/);
 });
+
+test("--strict: a request without its exact recording is a miss, not an inexact match", async () => {
+  const dir = tempDir();
+  const cassette = path.join(dir, "strict.cassette.jsonl");
+  const live = await run([...SDK_SESSION, "--", ...CLI, "record", "-o", cassette, "--", ...EVERYTHING]);
+  assert.equal(live.code, 0, live.stderr);
+  const ask = (strict: boolean) =>
+    run([...CLI, "replay", ...(strict ? ["--strict"] : []), cassette], {
+      input: [
+        { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "t", version: "1" } } },
+        { jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "get-sum", arguments: { a: 3, b: 40 } } },
+      ].map((message) => JSON.stringify(message)).join("\n") + "\n",
+    });
+  const lenient = await ask(false);
+  const standIn = lenient.stdout.trim().split("\n").map((line) => JSON.parse(line)).find((answer) => answer.id === 2);
+  assert.equal(standIn.result.content[0].text, "The sum of 2 and 40 is 42.");
+  assert.match(lenient.stderr, /inexact match/);
+  const strict = await ask(true);
+  assert.equal(strict.code, 3, strict.stderr);
+  const miss = strict.stdout.trim().split("\n").map((line) => JSON.parse(line)).find((answer) => answer.id === 2);
+  assert.equal(miss.error.code, -32001);
+  assert.match(miss.error.message, /params\.arguments\.a \(recorded 2, got 3\)/);
+});

@@ -47,6 +47,7 @@ test("a missing key takes the next unused answer of the same tool, never another
     { key: requestKey(call("echo", { m: "a" })), answer: "echo a" },
     { key: requestKey(call("get-sum", { a: 1 })), answer: "sum" },
   ]);
+  assert.equal(book.take(requestKey(call("echo", { m: "b" })), false), undefined, "strict: no stand-ins");
   const inexact = book.take(requestKey(call("echo", { m: "b" })));
   assert.deepEqual([inexact?.item.answer, inexact?.kind], ["echo a", "inexact"]);
   assert.equal(book.take(requestKey(call("echo", { m: "c" }))), undefined);
