@@ -8,7 +8,8 @@ import type { ChildProcessWithoutNullStreams } from "node:child_process";
 import { appendFileSync, readFileSync } from "node:fs";
 import path from "node:path";
 import process from "node:process";
-import { DENO, ROOT } from "../helpers.ts";
+import assert from "node:assert/strict";
+import { CLI, DENO, ROOT, run, tempDir } from "../helpers.ts";
 
 /** `MCP_CASSETTE_LONG=1` runs the long versions (set by .ci/run). */
 export const LONG = process.env.MCP_CASSETTE_LONG === "1";
@@ -184,4 +185,37 @@ export function initialize(id: number | string = 1): unknown {
 /** A tools/call request. */
 export function call(id: number | string, name: string, args: unknown = {}): unknown {
   return { jsonrpc: "2.0", id, method: "tools/call", params: { name, arguments: args } };
+}
+
+/**
+ * Kills a recorder `kills` times at seeded random points (0–300 ms into a
+ * busy session), each into a fresh cassette in a temp folder, and checks that
+ * `lint` reports every torn tail a kill left. `killOnce` does one kill and
+ * its own checks of what the cassette kept.
+ */
+export async function killAtRandomPoints<T extends { torn: boolean }>(
+  kills: number,
+  prefix: string,
+  killOnce: (cassette: string, delayMs: number) => Promise<T>,
+): Promise<{ outcomes: T[]; torn: string[] }> {
+  const dir = tempDir(prefix);
+  const random = rng(SEED);
+  const outcomes: T[] = [];
+  const torn: string[] = [];
+  for (let i = 0; i < kills; i++) {
+    const cassette = path.join(dir, `kill-${i}.cassette.jsonl`);
+    const delay = Math.floor(random() * 300);
+    try {
+      outcomes.push(await killOnce(cassette, delay));
+    } catch (error) {
+      throw new Error(`kill ${i} (seed ${SEED}, ${delay} ms after initialize): ${(error as Error).message}`);
+    }
+    if (outcomes.at(-1)!.torn) torn.push(cassette);
+  }
+  // A torn tail, when a kill left one, is what lint reports.
+  for (const cassette of torn) {
+    const lint = await run([...CLI, "lint", "--format", "json", cassette]);
+    assert.match(lint.stdout + lint.stderr, /MCL008/);
+  }
+  return { outcomes, torn };
 }

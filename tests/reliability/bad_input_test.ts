@@ -46,7 +46,7 @@ async function script(server: LineProcess, options: { replay: boolean }) {
   else await server.answer(6);
   const beforeOverlong = server.lines.length;
   server.send(call(7, "overlong"));
-  const overlong = await server.answer(7, 120_000);
+  await server.answer(7, 120_000); // the session goes on past the over-long line
   const overlongLine = server.lines.slice(beforeOverlong).find((line) => line !== "" && !line.includes('"id":7'));
   return { corpusLines, big, overlongLine };
 }

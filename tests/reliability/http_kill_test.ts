@@ -20,8 +20,8 @@ import { readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { loadCassette } from "../../src/cassette/reader.ts";
 import type { Entry } from "../../src/cassette/format.ts";
-import { CLI, run, tempDir } from "../helpers.ts";
-import { figure, LONG, rng, SEED } from "./_helpers.ts";
+import { tempDir } from "../helpers.ts";
+import { figure, killAtRandomPoints, LONG, SEED } from "./_helpers.ts";
 import { callMessage, openSession, post, startHttpFixture, startHttpRecorder } from "./_http.ts";
 import type { Msg } from "./_http.ts";
 import type { Background } from "../http/http_helpers.ts";
@@ -118,24 +118,7 @@ async function killOnce(cassette: string, delayMs: number): Promise<KillOutcome>
 }
 
 test(`HTTP: SIGKILL of record --url at ${KILLS} random points of a busy session loses no exchange the client received`, async () => {
-  const dir = tempDir("mcp-cassette-http-kill-");
-  const random = rng(SEED);
-  const outcomes: KillOutcome[] = [];
-  const torn: string[] = [];
-  for (let i = 0; i < KILLS; i++) {
-    const cassette = path.join(dir, `kill-${i}.cassette.jsonl`);
-    const delay = Math.floor(random() * 300);
-    try {
-      outcomes.push(await killOnce(cassette, delay));
-    } catch (error) {
-      throw new Error(`kill ${i} (seed ${SEED}, ${delay} ms after initialize): ${(error as Error).message}`);
-    }
-    if (outcomes.at(-1)!.torn) torn.push(cassette);
-  }
-  for (const cassette of torn) {
-    const lint = await run([...CLI, "lint", "--format", "json", cassette]);
-    assert.match(lint.stdout + lint.stderr, /MCL008/);
-  }
+  const { outcomes, torn } = await killAtRandomPoints(KILLS, "mcp-cassette-http-kill-", killOnce);
   const received = outcomes.map((outcome) => outcome.received);
   figure("http-sigkill", {
     kills: KILLS,

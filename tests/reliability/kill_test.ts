@@ -12,7 +12,7 @@ import { readFileSync, truncateSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { loadCassette } from "../../src/cassette/reader.ts";
 import { CLI, run, tempDir } from "../helpers.ts";
-import { call, figure, FIXTURE, initialize, LineProcess, LONG, rng, SEED } from "./_helpers.ts";
+import { call, figure, FIXTURE, initialize, killAtRandomPoints, LineProcess, LONG, SEED } from "./_helpers.ts";
 
 const KILLS = LONG ? 100 : 10;
 /** Requests kept in flight: the session is busy in both directions at every kill point. */
@@ -73,25 +73,7 @@ async function killOnce(cassette: string, delayMs: number): Promise<KillOutcome>
 }
 
 test(`SIGKILL at ${KILLS} random points of a busy stdio session loses no forwarded frame`, async () => {
-  const dir = tempDir("mcp-cassette-kill-");
-  const random = rng(SEED);
-  const outcomes: KillOutcome[] = [];
-  const torn: string[] = [];
-  for (let i = 0; i < KILLS; i++) {
-    const cassette = path.join(dir, `kill-${i}.cassette.jsonl`);
-    const delay = Math.floor(random() * 300);
-    try {
-      outcomes.push(await killOnce(cassette, delay));
-    } catch (error) {
-      throw new Error(`kill ${i} (seed ${SEED}, ${delay} ms after initialize): ${(error as Error).message}`);
-    }
-    if (outcomes.at(-1)!.torn) torn.push(cassette);
-  }
-  // A torn tail, when a kill left one, is what lint reports.
-  for (const cassette of torn) {
-    const lint = await run([...CLI, "lint", "--format", "json", cassette]);
-    assert.match(lint.stdout + lint.stderr, /MCL008/);
-  }
+  const { outcomes, torn } = await killAtRandomPoints(KILLS, "mcp-cassette-kill-", killOnce);
   const received = outcomes.map((outcome) => outcome.received);
   figure("stdio-sigkill", {
     kills: KILLS,
