@@ -8,7 +8,11 @@ import { ReplayEngine } from "../../src/replay/engine.ts";
 import { serveHttp } from "../../src/replay/http.ts";
 const file = Deno.args[0];
 let handler: ((r: Request) => Promise<Response>) | undefined;
-(runtime as { serve: unknown }).serve = async (_o: unknown, h: (r: Request) => Promise<Response>) => { handler = h; return { hostname: "127.0.0.1", port: 8808, close: async () => {} }; };
+// Capture the handler instead of listening: the requests below go straight to it.
+(runtime as { serve: unknown }).serve = (_o: unknown, h: (r: Request) => Promise<Response>) => {
+  handler = h;
+  return Promise.resolve({ hostname: "127.0.0.1", port: 8808, close: () => Promise.resolve() });
+};
 let stop!: () => void;
 const until = new Promise<void>((r) => (stop = r));
 const engine = new ReplayEngine(await loadCassette(file));

@@ -7,7 +7,6 @@ import { loadCassette } from "../../src/cassette/reader.ts";
 import type { Cassette } from "../../src/cassette/reader.ts";
 import { CassetteFormatError } from "../../src/errors.ts";
 import type { JsonObject } from "../../src/jsonrpc.ts";
-import process from "node:process";
 import { CLI, PEERS, run, tempDir } from "../helpers.ts";
 
 

@@ -1,7 +1,6 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import path from "node:path";
-import process from "node:process";
 import { writeFileSync } from "node:fs";
 import { loadCassette } from "../../src/cassette/reader.ts";
 import { inspectCassette, percentile, timeline } from "../../src/inspect/mod.ts";
