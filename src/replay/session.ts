@@ -194,9 +194,9 @@ export class ReplaySession {
 
   /**
    * Serves a matched request. A repeated answer (the recording ran out) comes
-   * with its progress notifications only: the server's other reactions
-   * (list_changed, questions to the client) happened once, and re-sending
-   * them can loop a client that re-lists on list_changed.
+   * without the change notifications it caused (`list_changed`,
+   * `resources/updated`): the change happened once, and re-sending it loops a
+   * client that re-lists on `list_changed` (the Java SDK client does).
    */
   async #serve(
     message: JsonRpcMessage & { id: JsonRpcId },
@@ -215,7 +215,7 @@ export class ReplaySession {
     }
     let last = trigger.t;
     let divergent: string | undefined;
-    const steps = repeat ? trigger.steps.filter(isProgress) : trigger.steps;
+    const steps = repeat ? trigger.steps.filter((step) => !isChangeNotice(step)) : trigger.steps;
     for (const step of steps) {
       await sleep(paced(step.t - last, this.options.pacing));
       last = step.t;
@@ -228,7 +228,7 @@ export class ReplaySession {
     last = trigger.response.t;
     if (flight.cancelled || this.#closed) return;
     await this.#respond(message, trigger, answerFault, divergent, out);
-    for (const step of repeat ? [] : trigger.after) {
+    for (const step of repeat ? trigger.after.filter((step) => !isChangeNotice(step)) : trigger.after) {
       await sleep(paced(step.t - last, this.options.pacing));
       last = step.t;
       if (this.#closed) return;
@@ -375,8 +375,10 @@ export class ReplaySession {
   }
 }
 
-function isProgress(step: Step): boolean {
-  return step.kind === "message" && step.msg.method === "notifications/progress";
+/** A notification that something on the server changed. */
+function isChangeNotice(step: Step): boolean {
+  const method = step.kind === "message" ? step.msg.method : undefined;
+  return method !== undefined && (method.endsWith("/list_changed") || method === "notifications/resources/updated");
 }
 
 /** The part of a client answer compared with the recording. */

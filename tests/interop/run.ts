@@ -291,7 +291,7 @@ function plans(): Plan[] {
         ...("url" in t ? ["--url", t.url] : ["--", ...t.stdio]),
       ],
       note:
-        "the SDK re-lists tools by itself on the notifications/tools/list_changed recorded during tools/list; replay answers that extra tools/list by repeating the recorded answer (without its list_changed again)",
+        "the SDK re-lists tools by itself on the notifications/tools/list_changed recorded during tools/list; replay answers that extra tools/list by repeating the recorded answer (without sending its list_changed again)",
     },
     {
       language: "python",
