@@ -185,3 +185,12 @@ export function makeHeader(fields: Omit<CassetteHeader, "format" | "version" | "
     ...fields,
   };
 }
+
+/**
+ * Where a writer whose header is deferred (the HTTP recorder, until the era
+ * is known) keeps the entries it holds: a recorder killed before then leaves
+ * them here rather than nowhere.
+ */
+export function pendingPath(cassette: string): string {
+  return `${cassette}.pending`;
+}

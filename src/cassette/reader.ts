@@ -7,7 +7,7 @@
 import { CassetteFormatError } from "../errors.ts";
 import { LineSplitter } from "../framing/jsonl.ts";
 import { runtime } from "../runtime/mod.ts";
-import { ENTRY_TYPES, FORMAT_NAME, FORMAT_VERSION } from "./format.ts";
+import { ENTRY_TYPES, FORMAT_NAME, FORMAT_VERSION, pendingPath } from "./format.ts";
 import type { CassetteHeader, Entry } from "./format.ts";
 
 /** An entry together with the line it came from. */
@@ -150,7 +150,16 @@ async function* readLines(path: string, foreignIsSignal: boolean): AsyncGenerato
     if (pendingTorn.line === 1) throw new CassetteFormatError(path, 1, pendingTorn.error);
     yield { kind: "torn", line: pendingTorn.line, text: pendingTorn.text };
   }
-  if (lineNumber === 0) throw new CassetteFormatError(path, 1, "the file is empty (expected a cassette header)");
+  if (lineNumber === 0) {
+    const held = await runtime.stat(pendingPath(path)).catch(() => undefined);
+    throw new CassetteFormatError(
+      path,
+      1,
+      held?.isFile
+        ? `the file is empty: its recorder stopped before the era was known; the frames it held are in ${pendingPath(path)}`
+        : "the file is empty (expected a cassette header)",
+    );
+  }
 }
 
 /**

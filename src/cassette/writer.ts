@@ -8,6 +8,7 @@
 import { CassetteError } from "../errors.ts";
 import { runtime } from "../runtime/mod.ts";
 import type { AppendFile } from "../runtime/mod.ts";
+import { pendingPath } from "./format.ts";
 import type { CassetteHeader, Entry } from "./format.ts";
 
 const encoder = new TextEncoder();
@@ -38,6 +39,12 @@ export interface CassetteWriterOptions {
 export class CassetteWriter {
   #file: AppendFile;
   #pending: Entry[] | undefined;
+  /**
+   * While the header is deferred, held entries are also appended to
+   * `<cassette>.pending`, one synchronous line each, so that a recorder
+   * killed before the era is known still leaves every frame on disk.
+   */
+  #pendingFile: AppendFile | undefined;
   #header: CassetteHeader | undefined;
   #fallback: CassetteHeader | undefined;
   #closed = false;
@@ -57,6 +64,7 @@ export class CassetteWriter {
       this.#writeLine(options.header);
     } else {
       this.#pending = [];
+      this.#pendingFile = runtime.openAppend(pendingPath(writingPath), { truncate: true });
     }
   }
 
@@ -119,24 +127,36 @@ export class CassetteWriter {
     this.#header = header;
     this.#writeLine(header);
     for (const entry of pending) this.#writeLine(entry);
+    this.#dropPendingFile();
+  }
+
+  /** Closes the side file; removes it once the held entries are in the cassette. */
+  #dropPendingFile() {
+    if (!this.#pendingFile) return;
+    this.#pendingFile.close();
+    this.#pendingFile = undefined;
+    if (this.#pending === undefined) runtime.remove(pendingPath(this.writingPath)).catch(() => {});
   }
 
   /** Appends one entry (held in memory while the header is deferred). */
   append(entry: Entry): void {
     if (this.#closed) return;
-    if (this.#pending) this.#pending.push(entry);
-    else this.#writeLine(entry);
+    if (this.#pending) {
+      this.#pending.push(entry);
+      this.#pendingFile?.write(encoder.encode(JSON.stringify(entry) + "\n"));
+    } else this.#writeLine(entry);
   }
 
   /** Appends several entries with one write (each still one complete line). */
   appendAll(entries: readonly Entry[]): void {
     if (this.#closed || entries.length === 0) return;
-    if (this.#pending) {
-      this.#pending.push(...entries);
-      return;
-    }
     let text = "";
     for (const entry of entries) text += JSON.stringify(entry) + "\n";
+    if (this.#pending) {
+      this.#pending.push(...entries);
+      this.#pendingFile?.write(encoder.encode(text));
+      return;
+    }
     this.#file.write(encoder.encode(text));
   }
 
@@ -144,6 +164,7 @@ export class CassetteWriter {
   async close(): Promise<void> {
     if (this.#closed) return;
     if (this.#pending && this.#fallback) this.setHeader(this.#fallback);
+    this.#dropPendingFile();
     this.#closed = true;
     this.#file.close();
     if (this.writingPath !== this.path) await runtime.rename(this.writingPath, this.path);
@@ -152,6 +173,8 @@ export class CassetteWriter {
   /** Closes without renaming, removing an aside file: the old cassette stays. */
   async abandon(): Promise<void> {
     if (this.#closed) return;
+    this.#dropPendingFile();
+    if (this.#pending !== undefined) await runtime.remove(pendingPath(this.writingPath));
     this.#closed = true;
     this.#file.close();
     if (this.writingPath !== this.path) await runtime.remove(this.writingPath);

@@ -7,7 +7,7 @@
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { assertSameSession, CLI, run, SDK_SESSION, tempDir } from "../helpers.ts";
 import { cassetteLines, startBackground, startEverythingHttp, URL_LINE } from "./http_helpers.ts";
@@ -39,6 +39,7 @@ test("v1 client: identical results from record --url and replay --listen (server
   assert.equal((live.results.sum as { content: { text: string }[] }).content[0].text, "The sum of 2 and 40 is 42.");
   assert.deepEqual(replayed, live);
   const lines = cassetteLines(readFileSync(cassette, "utf8"));
+  assert.equal(existsSync(`${cassette}.pending`), false, "the held frames' side file is gone once the header is written");
   const header = lines[0];
   assert.equal(header.transport, "http");
   assert.equal(header.era, "legacy");

@@ -20,7 +20,7 @@ import { readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { loadCassette } from "../../src/cassette/reader.ts";
 import type { Entry } from "../../src/cassette/format.ts";
-import { tempDir } from "../helpers.ts";
+import { CLI, run, tempDir } from "../helpers.ts";
 import { figure, killAtRandomPoints, LONG, SEED } from "./_helpers.ts";
 import { callMessage, openSession, post, startHttpFixture, startHttpRecorder } from "./_http.ts";
 import type { Msg } from "./_http.ts";
@@ -132,7 +132,7 @@ test(`HTTP: SIGKILL of record --url at ${KILLS} random points of a busy session 
   });
 });
 
-test("HTTP: a SIGKILL before any request succeeded leaves an empty cassette (the header waits for the era)", async () => {
+test("HTTP: a SIGKILL before any request succeeded leaves the held frames in <cassette>.pending (the header waits for the era)", async () => {
   const cassette = path.join(tempDir("mcp-cassette-http-kill-"), "early.cassette.jsonl");
   const recorder = await startHttpRecorder(fixture.url, cassette);
   // Two exchanges the client receives in full, neither of which decides the era.
@@ -142,5 +142,15 @@ test("HTTP: a SIGKILL before any request succeeded leaves an empty cassette (the
   const refused = await post(recorder.url, callMessage(1, "no-such-tool"));
   assert.equal(refused.messages[0]?.error?.code, -32602);
   await sigkill(recorder);
-  assert.equal(statSync(cassette).size, 0, "the held entries die with the process");
+  assert.equal(statSync(cassette).size, 0, "no header yet: the era was never decided");
+  const held = readFileSync(`${cassette}.pending`, "utf8").trim().split("\n").map((line) => JSON.parse(line));
+  assert.deepEqual(
+    held.filter((entry) => entry.type === "http-response").map((entry) => entry.status),
+    [405, 200],
+    "both exchanges the client received are on disk",
+  );
+  assert.ok(held.some((entry) => entry.type === "message" && entry.msg.error?.code === -32602));
+  const replay = await run([...CLI, "replay", cassette]);
+  assert.equal(replay.code, 2);
+  assert.match(replay.stderr, /the frames it held are in .*early\.cassette\.jsonl\.pending/);
 });
