@@ -41,12 +41,15 @@ export interface RunResult {
 /** Runs a command to completion (killed after `timeoutMs`). */
 export function run(
   command: readonly string[],
-  options: { input?: string; cwd?: string; env?: Record<string, string>; timeoutMs?: number } = {},
+  /** `env` values of undefined remove the variable. */
+  options: { input?: string; cwd?: string; env?: Record<string, string | undefined>; timeoutMs?: number } = {},
 ): Promise<RunResult> {
+  const env: Record<string, string | undefined> = { ...process.env, NO_COLOR: "1", ...options.env };
+  for (const key of Object.keys(env)) if (env[key] === undefined) delete env[key];
   return new Promise((resolve, reject) => {
     const child = spawn(command[0], command.slice(1), {
       cwd: options.cwd ?? ROOT,
-      env: { ...process.env, NO_COLOR: "1", ...options.env },
+      env: env as Record<string, string>,
       stdio: ["pipe", "pipe", "pipe"],
     });
     let stdout = "";

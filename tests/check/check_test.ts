@@ -4,6 +4,7 @@ import { createServer } from "node:net";
 import { join } from "node:path";
 import { checkToolSchema } from "../../src/check/schema.ts";
 import { BROKEN_SCHEMA_SERVER, cli, EVERYTHING, ROOT, tempDir } from "../verify/_helpers.ts";
+import { CLI, DENO } from "../helpers.ts";
 
 test("check passes the reference server and reports its surface", async () => {
   const result = await cli(["check", "--", ...EVERYTHING]);
@@ -67,7 +68,7 @@ test("check fails a server with broken tool schemas and names each mistake", asy
 
 test("check counts every page of a paginated list", async () => {
   const server = [
-    "deno",
+    DENO,
     "run",
     "-A",
     "--no-check",
@@ -135,11 +136,7 @@ test("checkToolSchema accepts good schemas and finds structural mistakes", () =>
 test("check prints the same report live and against a replay of its own recording", async () => {
   const cassette = join(tempDir(), "everything.cassette.jsonl");
   const recorder = [
-    "deno",
-    "run",
-    "-A",
-    "--no-check",
-    join(ROOT, "cli.ts"),
+    ...CLI,
     "record",
     "-o",
     cassette,
@@ -151,11 +148,7 @@ test("check prints the same report live and against a replay of its own recordin
   const replayed = await cli([
     "check",
     "--",
-    "deno",
-    "run",
-    "-A",
-    "--no-check",
-    join(ROOT, "cli.ts"),
+    ...CLI,
     "replay",
     cassette,
   ]);

@@ -11,6 +11,7 @@ import {
 } from "../../src/client/mod.ts";
 import { ServerUnreachableError, UsageError } from "../../src/errors.ts";
 import { EVERYTHING, fixture, ROOT } from "../verify/_helpers.ts";
+import { DENO } from "../helpers.ts";
 
 test("splitCommandLine splits like a shell: quotes, backslashes, no expansion", () => {
   assert.deepEqual(splitCommandLine(`node "my server.js" --name 'a b' x\\ y`), [
@@ -52,7 +53,7 @@ test("the client handshakes with the reference server and lists its tools", asyn
 
 test("listAll follows nextCursor across pages", async () => {
   const server = [
-    "deno",
+    DENO,
     "run",
     "-A",
     "--no-check",

@@ -3,6 +3,7 @@ import assert from "node:assert/strict";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { cli, tempDir } from "../verify/_helpers.ts";
+import { DENO } from "../helpers.ts";
 
 test("demo: the healthy server grades A, the twin's value and structure changes are caught", async () => {
   const dir = tempDir();
@@ -27,7 +28,7 @@ test("demo --serve runs a demo server; an unknown variant is bad input", async (
   const check = await cli([
     "check",
     "--",
-    "deno",
+    DENO,
     "run",
     "-A",
     "--no-check",

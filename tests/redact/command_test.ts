@@ -5,6 +5,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "n
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { CLI } from "../helpers.ts";
 
 const root = fileURLToPath(new URL("../../", import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), "redact-cmd-"));
@@ -74,7 +75,7 @@ const SECRET_LINES = [
 ];
 
 function cli(...args: string[]): { code: number; stdout: string; stderr: string } {
-  const result = spawnSync("deno", ["run", "-A", "--no-check", "cli.ts", "redact", ...args], {
+  const result = spawnSync(CLI[0], [...CLI.slice(1), "redact", ...args], {
     cwd: root,
     encoding: "utf8",
     env: { ...process.env, NO_COLOR: "1" },

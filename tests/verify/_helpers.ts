@@ -2,24 +2,13 @@
  * Shared helpers of the check, verify, client and demo tests: run the CLI
  * as a real subprocess, name fixture servers, record fixture cassettes.
  */
-import { spawn } from "node:child_process";
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { recordScript, toolCall } from "../../src/demo/record_script.ts";
 import type { ScriptedCall } from "../../src/demo/record_script.ts";
 import type { ServerRequestAnswer } from "../../src/client/connection.ts";
+import { CLI, DENO, ROOT, run, tempDir as freshDir } from "../helpers.ts";
 
-/** The repository root. */
-export const ROOT = fileURLToPath(new URL("../../", import.meta.url));
-
-/** The reference server's command line. */
-export const EVERYTHING = [
-  "node",
-  join(ROOT, "node_modules/@modelcontextprotocol/server-everything/dist/index.js"),
-  "stdio",
-];
+export { EVERYTHING, ROOT } from "../helpers.ts";
 
 /** What a CLI run produced. */
 export interface CliResult {
@@ -29,42 +18,22 @@ export interface CliResult {
 }
 
 /** Runs `deno run -A --no-check cli.ts ...args` and collects its output. */
-export function cli(
+export async function cli(
   args: string[],
   env: Record<string, string | undefined> = {},
 ): Promise<CliResult> {
-  const childEnv: Record<string, string | undefined> = { ...process.env, NO_COLOR: "1", ...env };
-  for (const key of Object.keys(childEnv)) if (childEnv[key] === undefined) delete childEnv[key];
-  return new Promise((resolve, reject) => {
-    const child = spawn("deno", ["run", "-A", "--no-check", join(ROOT, "cli.ts"), ...args], {
-      cwd: ROOT,
-      env: childEnv as Record<string, string>,
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (chunk) => (stdout += chunk));
-    child.stderr.on("data", (chunk) => (stderr += chunk));
-    child.on("error", reject);
-    child.on("close", (code) => resolve({ code: code ?? -1, stdout, stderr }));
-  });
+  const result = await run([...CLI, ...args], { env });
+  return { code: result.code ?? -1, stdout: result.stdout, stderr: result.stderr };
 }
 
 /** The command line of the verify fixture server in `variant`. */
 export function fixture(variant: string): string[] {
-  return [
-    "deno",
-    "run",
-    "-A",
-    "--no-check",
-    join(ROOT, "tests/fixtures/verify/server.ts"),
-    variant,
-  ];
+  return [DENO, "run", "-A", "--no-check", join(ROOT, "tests/fixtures/verify/server.ts"), variant];
 }
 
 /** The command line of the broken-schema check fixture. */
 export const BROKEN_SCHEMA_SERVER = [
-  "deno",
+  DENO,
   "run",
   "-A",
   "--no-check",
@@ -73,7 +42,7 @@ export const BROKEN_SCHEMA_SERVER = [
 
 /** A fresh temp directory. */
 export function tempDir(): string {
-  return mkdtempSync(join(tmpdir(), "mcp-cassette-verify-test-"));
+  return freshDir("mcp-cassette-verify-test-");
 }
 
 /** The calls recorded against the fixture: stats is exchange #3, echo #4. */
