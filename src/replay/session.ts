@@ -77,8 +77,7 @@ export class ReplaySession {
   constructor(private readonly engine: ReplayEngine, private readonly options: ReplayOptions) {}
 
   /** Server output recorded before the first client message (a banner). */
-  async open(out: Outlet, first?: JsonRpcMessage): Promise<void> {
-    void first;
+  async open(out: Outlet): Promise<void> {
     const opening = this.engine.episodes.sessions[0]?.opening ?? [];
     for (const step of opening) await this.#emitPassive(step, out, { cancelled: false });
   }

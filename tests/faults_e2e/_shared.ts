@@ -19,28 +19,9 @@ export const FAULT_CLIENT = [
   path.join(ROOT, "tests/fixtures/faults/fault_client.ts"),
 ];
 
-/** One call of the fault client (see tests/fixtures/faults/fault_client.ts). */
-export interface Call {
-  label: string;
-  op: "tools/list" | "tools/call" | "prompts/get" | "resources/read" | "ping";
-  name?: string;
-  arguments?: Record<string, unknown>;
-  uri?: string;
-  progress?: boolean;
-}
-
-/** What the client saw for one call. */
-export interface Outcome {
-  label: string;
-  outcome: "ok" | "error" | "timeout" | "closed";
-  text?: string;
-  code?: number;
-  message?: string;
-  data?: unknown;
-  elapsedMs: number;
-  progress?: number;
-  sdkErrors?: string[];
-}
+// The client's own types; a type-only import does not run the script.
+import type { Call, Outcome } from "../fixtures/faults/fault_client.ts";
+export type { Call, Outcome };
 
 /** The client's whole output. */
 export interface ClientRun {
