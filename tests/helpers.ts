@@ -16,9 +16,11 @@ export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "
 export const DENO = path.join(ROOT, "node_modules", ".bin", "deno");
 /** The CLI as a command line prefix. */
 export const CLI = [DENO, "run", "-A", "--no-check", path.join(ROOT, "cli.ts")];
+/** Node for the reference servers: this process's, unless this is Deno or Bun. */
+export const NODE = process.execPath.includes("deno") || process.execPath.includes("bun") ? "node" : process.execPath;
 /** The reference server over stdio. */
 export const EVERYTHING = [
-  process.execPath.includes("deno") || process.execPath.includes("bun") ? "node" : process.execPath,
+  NODE,
   path.join(ROOT, "node_modules/@modelcontextprotocol/server-everything/dist/index.js"),
   "stdio",
 ];

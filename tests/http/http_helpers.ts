@@ -7,7 +7,7 @@ import type { ChildProcess } from "node:child_process";
 import { createServer } from "node:net";
 import path from "node:path";
 import process from "node:process";
-import { ROOT } from "../helpers.ts";
+import { NODE, ROOT } from "../helpers.ts";
 
 /** A process running in the background. */
 export interface Background {
@@ -27,7 +27,7 @@ export interface Background {
 export const EVERYTHING_HTTP_SCRIPT = path.join(ROOT, "node_modules/@modelcontextprotocol/server-everything/dist/index.js");
 
 /** A node binary (tests may run under deno or bun). */
-export const NODE = process.execPath.includes("deno") || process.execPath.includes("bun") ? "node" : process.execPath;
+export { NODE };
 
 /** A port nothing listens on right now. */
 export function freePort(): Promise<number> {
