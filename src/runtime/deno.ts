@@ -45,7 +45,7 @@ interface DenoApi {
   pid: number;
   build: { os: string; standalone?: boolean };
   stdin: { readable: ReadableStream<Uint8Array> };
-  stdout: { writable: WritableStream<Uint8Array> };
+  stdout: { writeSync(bytes: Uint8Array): number; close(): void };
   stderr: { writable: WritableStream<Uint8Array>; writeSync(bytes: Uint8Array): number };
   env: { get(name: string): string | undefined; toObject(): Record<string, string> };
   cwd(): string;
