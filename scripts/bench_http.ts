@@ -13,7 +13,11 @@
  * - `replay --listen` of a cassette recorded from that floor under the same load;
  * - `record --url` in front of the floor.
  *
- * Targets are written in rounds, alternating, and the median round is kept.
+ * Each target is first warmed with `--warmup` passes of that same load (its
+ * first pass is reported apart, as the cold figure: the JIT has not yet
+ * optimised a server's request path then, and replay's path is longer than
+ * the floor's); then targets alternate in rounds of `--passes` passes each,
+ * and the median round is kept.
  * All servers run under Deno (the CLI's runtime; the floor too, so the
  * comparison is of the code, not the runtime).
  *
@@ -23,7 +27,7 @@
  * and through `record --url`.
  *
  * Usage: bun scripts/bench_http.ts [--sessions 50] [--calls 20] [--per-worker 4]
- *          [--rounds 3] [--events 200] [--interval 5] [--write]
+ *          [--warmup 8] [--rounds 5] [--passes 2] [--events 200] [--interval 5] [--write]
  *   (or: deno run -A scripts/bench_http.ts …; Bun costs less on the client side)
  *   --write  replace the "Streamable HTTP (issue 11)" section of BENCHMARKS.md
  *
@@ -48,7 +52,9 @@ const { values } = parseArgs({
     sessions: { type: "string", default: "50" },
     calls: { type: "string", default: "20" },
     "per-worker": { type: "string", default: "4" },
-    rounds: { type: "string", default: "3" },
+    warmup: { type: "string", default: "8" },
+    rounds: { type: "string", default: "5" },
+    passes: { type: "string", default: "2" },
     events: { type: "string", default: "200" },
     interval: { type: "string", default: "5" },
     write: { type: "boolean", default: false },
@@ -57,7 +63,9 @@ const { values } = parseArgs({
 const SESSIONS = Number(values.sessions);
 const CALLS = Number(values.calls);
 const PER_WORKER = Number(values["per-worker"]);
+const WARMUP = Math.max(1, Number(values.warmup));
 const ROUNDS = Number(values.rounds);
+const PASSES = Math.max(1, Number(values.passes));
 
 /** The shared clock of the SSE delay measurement (same in sse_ticker.ts). */
 const now = () => performance.timeOrigin + performance.now();
@@ -180,13 +188,15 @@ async function session(url: string, pass: Pass): Promise<void> {
   for (const body of CALL_BODIES) await post(body);
 }
 
-/** `SESSIONS` workers, each running `PER_WORKER` sessions in turn. */
-async function load(url: string): Promise<Pass> {
+/** `passes` times: `SESSIONS` workers, each running `PER_WORKER` sessions in turn. */
+async function load(url: string, passes = 1): Promise<Pass> {
   const pass: Pass = { requests: 0, errors: 0, seconds: 0, latencies: [] };
   const t0 = performance.now();
-  await Promise.all(Array.from({ length: SESSIONS }, async () => {
-    for (let i = 0; i < PER_WORKER; i++) await session(url, pass);
-  }));
+  for (let i = 0; i < passes; i++) {
+    await Promise.all(Array.from({ length: SESSIONS }, async () => {
+      for (let i = 0; i < PER_WORKER; i++) await session(url, pass);
+    }));
+  }
   pass.seconds = (performance.now() - t0) / 1000;
   return pass;
 }
@@ -292,12 +302,16 @@ async function main() {
     "record",
     recorder.url,
   ]];
-  for (const [, url] of targets) await load(url); // warm-up
+  const cold = new Map<string, Summary>();
+  for (const [name, url] of targets) {
+    cold.set(name, summarize(await load(url)));
+    await load(url, WARMUP - 1);
+  }
 
   const results = new Map<string, Summary[]>(targets.map(([name]) => [name, []]));
   for (let round = 0; round < ROUNDS; round++) {
     for (const [name, url] of targets) {
-      const summary = summarize(await load(url));
+      const summary = summarize(await load(url, PASSES));
       results.get(name)!.push(summary);
       console.error(
         `round ${round + 1} ${name.padEnd(7)} ${f0(summary.rps)} req/s  p50 ${
@@ -321,10 +335,11 @@ async function main() {
   const floorM = median(results.get("floor")!);
   const replayM = median(results.get("replay")!);
   const recordM = median(results.get("record")!);
-  const row = (name: string, s: Summary) =>
-    `| ${name} | ${f0(s.rps)} | ${f2(s.rps / floorM.rps)}× | ${f2(s.p50)} | ${
-      f2(s.p50 / floorM.p50)
+  const row = (name: string, s: Summary, base = floorM) =>
+    `| ${name} | ${f0(s.rps)} | ${f2(s.rps / base.rps)}× | ${f2(s.p50)} | ${
+      f2(s.p50 / base.p50)
     }× | ${f2(s.p99)} | ${s.errors} |`;
+  const coldFloor = cold.get("floor")!;
   const cpu = os.cpus()[0]?.model ?? "unknown CPU";
   const section = [
     SECTION,
@@ -333,9 +348,10 @@ async function main() {
     `(load generator under ${client}; servers under Deno) on ${os.cpus().length} × ${cpu}, ${os.platform()}. ` +
     `${SESSIONS} concurrent sessions on loopback, each initialize → notifications/initialized → ${CALLS} tools/call, ` +
     `${PER_WORKER} sessions per worker in turn (${requestsPerPass} requests per pass), fetch with keep-alive; ` +
-    `targets alternate in ${ROUNDS} rounds after a warm-up, the median round is shown.`,
+    `each target is warmed with ${WARMUP} passes, then targets alternate in ${ROUNDS} rounds of ${PASSES} passes, ` +
+    "the median round is shown.",
     "",
-    "### Throughput and latency against the floor",
+    "### Throughput and latency against the floor (warm)",
     "",
     "| target | requests/s | vs floor | p50 ms | vs floor | p99 ms | errors |",
     "| --- | ---: | ---: | ---: | ---: | ---: | ---: |",
@@ -344,6 +360,14 @@ async function main() {
     row("`record --url` in front of the floor", recordM),
     "",
     "Targets: replay throughput ≥ 0.8× floor, p50 ≤ 1.25× floor.",
+    "",
+    "### Cold: the first pass of each target, before the JIT has warmed it",
+    "",
+    "| target | requests/s | vs floor | p50 ms | vs floor | p99 ms | errors |",
+    "| --- | ---: | ---: | ---: | ---: | ---: | ---: |",
+    row("floor", coldFloor, coldFloor),
+    row("`replay --listen`", cold.get("replay")!, coldFloor),
+    row("`record --url`", cold.get("record")!, coldFloor),
     "",
     "### SSE event delay while recording",
     "",
