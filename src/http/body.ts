@@ -46,6 +46,38 @@ export async function readBodyCapped(request: Request, maxBytes: number): Promis
   return { bytes, tooLarge: false };
 }
 
+/** A body read as text with {@linkcode readTextCapped}. */
+export interface CappedText {
+  text: string;
+  tooLarge: boolean;
+}
+
+const decoder = new TextDecoder();
+
+/**
+ * {@linkcode readBodyCapped}, decoded as UTF-8. With a declared length the
+ * runtime decodes the whole body at once, which costs less than bytes then
+ * a decode.
+ */
+export async function readTextCapped(request: Request, maxBytes: number): Promise<CappedText> {
+  const declared = Number(request.headers.get("content-length") ?? "NaN");
+  if (request.body && Number.isFinite(declared) && declared <= maxBytes) return { text: await request.text(), tooLarge: false };
+  const read = await readBodyCapped(request, maxBytes);
+  return { text: read.tooLarge ? "" : decoder.decode(read.bytes), tooLarge: read.tooLarge };
+}
+
+/**
+ * An `application/json` response. The headers are set on the response
+ * rather than given to its constructor: under Deno that costs 0.4 µs instead
+ * of 2 µs, on a path replay takes for every answer.
+ */
+export function jsonResponse(text: string, status: number, headers: Record<string, string> = {}): Response {
+  const response = status === 200 ? new Response(text) : new Response(text, { status });
+  response.headers.set("content-type", "application/json");
+  for (const name in headers) response.headers.set(name, headers[name]);
+  return response;
+}
+
 /** A JSON-RPC error as an HTTP response with `status`. */
 export function jsonRpcHttpError(
   status: number,
@@ -56,8 +88,5 @@ export function jsonRpcHttpError(
   headers: Record<string, string> = {},
 ): Response {
   const error = data === undefined ? { code, message } : { code, message, data };
-  return new Response(JSON.stringify({ jsonrpc: "2.0", id, error }), {
-    status,
-    headers: { "content-type": "application/json", ...headers },
-  });
+  return jsonResponse(JSON.stringify({ jsonrpc: "2.0", id, error }), status, headers);
 }

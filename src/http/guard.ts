@@ -6,6 +6,7 @@
  * @module
  */
 import { UsageError } from "../errors.ts";
+import { memoize } from "./memo.ts";
 
 /** A parsed `HOST:PORT`. */
 export interface ListenAddress {
@@ -60,9 +61,26 @@ export function exposureWarning(hostname: string): string | undefined {
 export function checkHostAndOrigin(
   request: Request,
   bound: ListenAddress,
-): { status: 403 | 421; message: string } | undefined {
+): Refusal | undefined {
+  const host = request.headers.get("host") ?? "";
+  const origin = request.headers.get("origin") ?? "null";
+  // A newline cannot occur in a header value, so it separates the parts.
+  return hostVerdicts(`${bound.hostname}\n${bound.port}\n${host}\n${origin}`) ?? undefined;
+}
+
+/** Why a request was refused. */
+export interface Refusal {
+  status: 403 | 421;
+  message: string;
+}
+
+const hostVerdicts = memoize((key): Refusal | null => {
+  const [hostname, port, host, origin] = key.split("\n");
+  return refusal({ hostname, port: Number(port) }, host, origin);
+});
+
+function refusal(bound: ListenAddress, host: string, origin: string): Refusal | null {
   if (isLoopback(bound.hostname)) {
-    const host = request.headers.get("host") ?? "";
     const match = /^(\[[^\]]+\]|[^:]+)(?::(\d+))?$/.exec(host);
     const name = match?.[1]?.toLowerCase() ?? "";
     const port = match?.[2] ? Number(match[2]) : 80;
@@ -70,8 +88,7 @@ export function checkHostAndOrigin(
       return { status: 403, message: `Forbidden: Host ${JSON.stringify(host)} is not this local server` };
     }
   }
-  const origin = request.headers.get("origin");
-  if (origin !== null && origin !== "null") {
+  if (origin !== "null") {
     let url: URL | undefined;
     try {
       url = new URL(origin);
@@ -83,5 +100,5 @@ export function checkHostAndOrigin(
       return { status: 403, message: `Forbidden: Origin ${JSON.stringify(origin)} is not allowed` };
     }
   }
-  return undefined;
+  return null;
 }

@@ -6,6 +6,7 @@
  * @module
  */
 import { isCredentialHeader } from "../redact/keys.ts";
+import { memoize } from "./memo.ts";
 
 export { isCredentialHeader };
 
@@ -72,19 +73,21 @@ export function forwardableHeaders(headers: Headers, drop: readonly string[] = [
   return out;
 }
 
+const parseMediaType = memoize((value) => value.split(";")[0].trim().toLowerCase());
+
 /** The media type of a Content-Type value, lower-case, without parameters. */
 export function mediaType(value: string | null | undefined): string {
-  return (value ?? "").split(";")[0].trim().toLowerCase();
+  return parseMediaType(value ?? "");
 }
+
+/** The media ranges an Accept value lists, lower-case, without parameters. */
+const acceptedRanges = memoize((accept) => new Set(accept.split(",").map((part) => part.split(";")[0].trim().toLowerCase())));
 
 /** True when `accept` lists `type` (or a wildcard that covers it). */
 export function accepts(accept: string | null, type: string): boolean {
   if (!accept) return false;
-  const [major] = type.split("/");
-  return accept.split(",").some((part) => {
-    const range = part.split(";")[0].trim().toLowerCase();
-    return range === type || range === "*/*" || range === `${major}/*`;
-  });
+  const ranges = acceptedRanges(accept);
+  return ranges.has(type) || ranges.has("*/*") || ranges.has(`${type.split("/")[0]}/*`);
 }
 
 /**

@@ -27,7 +27,7 @@ import type { SseEvent } from "../framing/sse.ts";
 import type { Fault } from "../faults/types.ts";
 import { runtime } from "../runtime/mod.ts";
 import { accepts, decodeHeaderValue, mediaType } from "../http/headers.ts";
-import { jsonRpcHttpError, readBodyCapped } from "../http/body.ts";
+import { jsonResponse, jsonRpcHttpError, readTextCapped } from "../http/body.ts";
 import { checkHostAndOrigin, exposureWarning, originFor, parseListen } from "../http/guard.ts";
 import type { ListenAddress } from "../http/guard.ts";
 import type { ReplayEngine } from "./engine.ts";
@@ -56,8 +56,6 @@ export interface HttpServeOptions {
 }
 
 /** Legacy protocol revisions the replay server accepts in `MCP-Protocol-Version`. */
-const decoder = new TextDecoder();
-
 export const LEGACY_VERSIONS = ["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25"];
 const MODERN_VERSION = "2026-07-28";
 const VERSION_META = "io.modelcontextprotocol/protocolVersion";
@@ -175,7 +173,8 @@ class Reply {
   }
 
   #isAnswer(message: JsonRpcMessage): boolean {
-    return message.method === undefined && JSON.stringify(message.id) === JSON.stringify(this.requestId);
+    // Request ids are strings or numbers, so identity is equality.
+    return message.method === undefined && message.id === this.requestId;
   }
 
   #status(): number {
@@ -237,10 +236,7 @@ class Reply {
     }
     const recordedJson = this.recorded?.response?.body === "json";
     if (!this.#channel && !this.#detached && answer && (recordedJson || (!this.recorded && sse === undefined))) {
-      this.#settle(new Response(JSON.stringify(message), {
-        status: this.#status(),
-        headers: { ...this.headers, "content-type": "application/json" },
-      }));
+      this.#settle(jsonResponse(JSON.stringify(message), this.#status(), this.headers));
       return;
     }
     if (answer) this.#respondedOnStream = true;
@@ -345,9 +341,10 @@ class HttpReplayServer {
   async handle(request: Request): Promise<Response> {
     const refused = checkHostAndOrigin(request, this.bound);
     if (refused) return jsonRpcHttpError(refused.status, null, ErrorCode.InvalidRequest, refused.message);
-    const url = new URL(request.url);
-    if (url.pathname.startsWith("/.well-known/")) return this.#wellKnown(url);
-    if (this.legacySse) return await this.legacySse.handle(request, url);
+    // Only metadata and HTTP+SSE need the parsed URL; the rest pass on the path's prefix.
+    const url = request.url;
+    if (url.startsWith("/.well-known/", url.indexOf("/", url.indexOf("//") + 2))) return this.#wellKnown(new URL(url));
+    if (this.legacySse) return await this.legacySse.handle(request, new URL(url));
     if (this.era === "modern") return await this.#modern(request);
     if (request.method === "POST") return await this.#legacyPost(request);
     if (request.method === "GET") return this.#legacyGet(request);
@@ -378,10 +375,10 @@ class HttpReplayServer {
     if (mediaType(request.headers.get("content-type")) !== "application/json") {
       return { error: jsonRpcHttpError(415, null, ErrorCode.InvalidRequest, "Unsupported Media Type: Content-Type must be application/json") };
     }
-    const read = await readBodyCapped(request, this.options.maxBodyBytes ?? 4 * 1024 * 1024);
+    const read = await readTextCapped(request, this.options.maxBodyBytes ?? 4 * 1024 * 1024);
     if (read.tooLarge) return { error: jsonRpcHttpError(413, null, ErrorCode.InvalidRequest, "Payload Too Large") };
     try {
-      return { body: JSON.parse(decoder.decode(read.bytes)) as Json };
+      return { body: JSON.parse(read.text) as Json };
     } catch {
       return { error: jsonRpcHttpError(400, null, ErrorCode.ParseError, "Parse error: the body is not valid JSON") };
     }

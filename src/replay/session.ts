@@ -223,7 +223,8 @@ export class ReplaySession {
       if (outcome && !divergent) divergent = outcome;
     }
     if (!trigger.response) return; // never answered in the recording: nor now
-    await sleep(Math.max(paced(trigger.response.t - last, this.options.pacing), settleGap(trigger)));
+    const wait = Math.max(paced(trigger.response.t - last, this.options.pacing), settleGap(trigger));
+    if (wait > 0) await sleep(wait);
     last = trigger.response.t;
     if (flight.cancelled || this.#closed) return;
     await this.#respond(message, trigger, answerFault, divergent, out);
