@@ -84,19 +84,63 @@ export function normaliseParams(message: JsonRpcMessage, options: FingerprintOpt
   return out;
 }
 
-/** Computes the fingerprint of a request or notification. */
+/** Top-level keys of `tools/call` params left out of the key's extra part. */
+const CALL_TOP_KEYS: ReadonlySet<string> = new Set(["name", "arguments", ...VOLATILE_TOP_KEYS]);
+
+function isPlainObject(value: unknown): value is JsonObject {
+  return value !== null && typeof value === "object" && !Array.isArray(value);
+}
+
+/**
+ * `stableStringify(stripVolatile(value, drop))` in one pass, without the
+ * stripped copy (this runs on every replayed request); keys in `skipTop`
+ * are left out at the top level only.
+ */
+function keyText(value: Json | undefined, drop: ReadonlySet<string>, skipTop?: ReadonlySet<string>): string {
+  if (value === undefined || value === null) return "null";
+  if (typeof value !== "object") return JSON.stringify(value);
+  if (Array.isArray(value)) return `[${value.map((item) => keyText(item, drop)).join(",")}]`;
+  const keys = Object.keys(value).filter((key) => !drop.has(key) && !skipTop?.has(key)).sort();
+  return `{${keys.map((key) => `${JSON.stringify(key)}:${keyText(value[key], drop)}`).join(",")}}`;
+}
+
+/**
+ * Computes the fingerprint of a request or notification. `params` (only
+ * read to explain a miss) is built when first read.
+ */
 export function requestKey(message: JsonRpcMessage, options: FingerprintOptions = {}): RequestKey {
   const method = message.method ?? "";
   const name = targetName(message);
   if (LIFECYCLE_METHODS.has(method)) return { method, name, params: null, key: method };
-  const params = normaliseParams(message, options);
+  const raw = (message.params ?? {}) as Json;
+  let params: Json | undefined;
+  const lazy = {
+    method,
+    name,
+    get params(): Json {
+      return params ??= normaliseParams(message, options);
+    },
+    key: "",
+  };
+  const drop = options.ignoreKeys?.length ? new Set([...VOLATILE_KEYS, ...options.ignoreKeys]) : VOLATILE_KEYS;
+  if (method === "tools/call" && isPlainObject(raw)) {
+    const args = drop.has("arguments") ? undefined : raw.arguments;
+    const extra = Object.keys(raw).some((key) => !CALL_TOP_KEYS.has(key) && !drop.has(key))
+      ? ` ${keyText(raw, drop, CALL_TOP_KEYS)}`
+      : "";
+    lazy.key = `${method} ${name ?? ""} ${args === undefined || args === null ? "{}" : keyText(args, drop)}${extra}`;
+    return lazy;
+  }
   if (method === "tools/call") {
-    const args = (params as JsonObject | null)?.arguments ?? {};
-    const rest = { ...(params as JsonObject) };
+    // Params that are not an object: the general form, as before.
+    const normal = normaliseParams(message, options);
+    const rest = { ...(normal as JsonObject) };
     delete rest.name;
     delete rest.arguments;
     const extra = Object.keys(rest).length > 0 ? ` ${stableStringify(rest)}` : "";
-    return { method, name, params, key: `${method} ${name ?? ""} ${stableStringify(args)}${extra}` };
+    lazy.key = `${method} ${name ?? ""} {}${extra}`;
+    return lazy;
   }
-  return { method, name, params, key: `${method} ${stableStringify(params)}` };
+  lazy.key = `${method} ${keyText(raw, drop, isPlainObject(raw) ? VOLATILE_TOP_KEYS : undefined)}`;
+  return lazy;
 }

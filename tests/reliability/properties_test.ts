@@ -11,7 +11,8 @@ import { CassetteWriter } from "../../src/cassette/writer.ts";
 import { loadCassette } from "../../src/cassette/reader.ts";
 import { makeHeader } from "../../src/cassette/format.ts";
 import type { Entry } from "../../src/cassette/format.ts";
-import { requestKey } from "../../src/match/fingerprint.ts";
+import { normaliseParams, requestKey, targetName } from "../../src/match/fingerprint.ts";
+import { stableStringify } from "../../src/json.ts";
 import type { JsonRpcMessage } from "../../src/jsonrpc.ts";
 import { tempDir } from "../helpers.ts";
 
@@ -116,6 +117,29 @@ describe("request fingerprints", () => {
       fc.property(method, name, args, fc.string({ minLength: 1, maxLength: 6 }).filter((key) => key !== "_meta"), json, (m, n, a, key, value) => {
         fc.pre(!(key in a));
         assert.notEqual(requestKey(request(m, n, { ...a, [key]: value })).key, requestKey(request(m, n, a)).key);
+      }),
+      RUNS,
+    );
+  });
+
+  it("the one-pass key equals its definition: stable text of the normalised params", () => {
+    // The definition, written plainly; requestKey computes it without the copies.
+    const defined = (message: JsonRpcMessage, ignoreKeys: string[]) => {
+      const params = normaliseParams(message, { ignoreKeys });
+      if (message.method !== "tools/call") return `${message.method} ${stableStringify(params)}`;
+      const rest = { ...(params as Record<string, unknown>) };
+      delete rest.name;
+      delete rest.arguments;
+      const extra = Object.keys(rest).length > 0 ? ` ${stableStringify(rest)}` : "";
+      const callArgs = (params as Record<string, unknown> | null)?.arguments ?? {};
+      return `tools/call ${targetName(message) ?? ""} ${stableStringify(callArgs)}${extra}`;
+    };
+    const params = fc.oneof(json, fc.dictionary(fc.constantFrom("name", "arguments", "cursor", "progressToken", "_meta", "x", "y"), json));
+    const ignore = fc.subarray(["x", "arguments", "deep"]);
+    fc.assert(
+      fc.property(method, params, ignore, (m, p, ignoreKeys) => {
+        const message = { jsonrpc: "2.0", id: 1, method: m, params: p } as JsonRpcMessage;
+        assert.equal(requestKey(message, { ignoreKeys }).key, defined(message, ignoreKeys));
       }),
       RUNS,
     );
