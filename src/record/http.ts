@@ -47,6 +47,8 @@ export interface HttpRecordOptions {
   until?: Promise<void>;
   /** Largest request body accepted, in bytes (default 4 MiB). */
   maxBodyBytes?: number;
+  /** Idle connections are closed after this many milliseconds (default 30000). */
+  idleTimeoutMs?: number;
 }
 
 const PROTOCOL_VERSION_META = "io.modelcontextprotocol/protocolVersion";
@@ -497,7 +499,13 @@ export async function recordHttp(options: HttpRecordOptions): Promise<number> {
   const writer = await CassetteWriter.open(options.output, { followSymlink: options.force });
   const active = new HttpRecorder(writer, upstream, options);
   const server = await runtime.serve(
-    { hostname: bound.hostname, port: bound.port, maxHeaderBytes: 16 * 1024, idleTimeoutMs: 30_000 },
+    {
+      hostname: bound.hostname,
+      port: bound.port,
+      maxHeaderBytes: 16 * 1024,
+      idleTimeoutMs: options.idleTimeoutMs ?? 30_000,
+      exposed: warning !== undefined,
+    },
     async (request) => {
       const refused = checkHostAndOrigin(request, { hostname: bound.hostname, port: server.port });
       if (refused) return jsonRpcHttpError(refused.status, null, ErrorCode.InvalidRequest, refused.message);

@@ -53,6 +53,8 @@ export interface HttpServeOptions {
   maxBodyBytes?: number;
   /** Most SSE streams open at once (default 64). */
   maxStreams?: number;
+  /** Idle connections are closed after this many milliseconds (default 30000). */
+  idleTimeoutMs?: number;
 }
 
 /** Legacy protocol revisions the replay server accepts in `MCP-Protocol-Version`. */
@@ -704,7 +706,13 @@ export async function serveHttp(engine: ReplayEngine, options: HttpServeOptions)
   if (warning) options.log?.(warning);
   const server = new HttpReplayServer(engine, options);
   const http = await runtime.serve(
-    { hostname: bound.hostname, port: bound.port, maxHeaderBytes: 16 * 1024, idleTimeoutMs: 30_000 },
+    {
+      hostname: bound.hostname,
+      port: bound.port,
+      maxHeaderBytes: 16 * 1024,
+      idleTimeoutMs: options.idleTimeoutMs ?? 30_000,
+      exposed: warning !== undefined,
+    },
     (request) => server.handle(request),
   );
   server.bound = { hostname: bound.hostname, port: http.port };

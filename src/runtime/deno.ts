@@ -327,9 +327,16 @@ export const denoRuntime: Runtime = {
  * through Deno's compatibility layer with Web Request/Response conversion
  * (measured under the same load). Its header limits are its own; the
  * configured cap is enforced here so that an oversized header block gets 431
- * on every runtime.
+ * on every runtime. It has no idle timeout (a connection that never sends a
+ * request stays open), so an address reachable from other machines is served
+ * on `node:http` instead, which closes idle connections.
  */
-function serve(options: ServeOptions, handler: HttpHandler): Promise<HttpServer> {
+async function serve(options: ServeOptions, handler: HttpHandler): Promise<HttpServer> {
+  if (options.exposed) return await (await import("./node_http.ts")).serve(options, handler);
+  return await serveNative(options, handler);
+}
+
+function serveNative(options: ServeOptions, handler: HttpHandler): Promise<HttpServer> {
   const maxHeaderBytes = options.maxHeaderBytes ?? 16384;
   const stop = new AbortController();
   return new Promise((resolve, reject) => {

@@ -66,13 +66,34 @@ async function writeWebResponse(response: Response, res: http.ServerResponse, si
   res.end();
 }
 
+/** Requests in flight per connection: a connection with none is idle. */
+const inFlight = new WeakMap<object, number>();
+
+/**
+ * Closes connections idle for `ms`: never sent a request, stopped in the
+ * middle of one, or kept alive between requests. `keepAliveTimeout` alone
+ * leaves the first two open. A connection whose response is still open (a
+ * quiet SSE stream) is kept; its timer starts again with its next activity.
+ */
+function closeIdleConnections(server: http.Server, ms: number) {
+  server.keepAliveTimeout = ms;
+  server.setTimeout(ms, (socket) => {
+    if ((inFlight.get(socket) ?? 0) === 0) socket.destroy();
+  });
+}
+
 /** Serves `handler` on `options.hostname:options.port` (port 0: a free one). */
 export async function serve(options: ServeOptions, handler: HttpHandler): Promise<HttpServer> {
   const server = http.createServer({ maxHeaderSize: options.maxHeaderBytes ?? 16384 });
-  server.keepAliveTimeout = options.idleTimeoutMs ?? 5000;
+  closeIdleConnections(server, options.idleTimeoutMs ?? 30_000);
   server.on("request", (req, res) => {
     const controller = new AbortController();
-    res.on("close", () => controller.abort());
+    const socket = req.socket;
+    inFlight.set(socket, (inFlight.get(socket) ?? 0) + 1);
+    res.on("close", () => {
+      inFlight.set(socket, (inFlight.get(socket) ?? 1) - 1);
+      controller.abort();
+    });
     const origin = `http://${req.headers.host ?? `${options.hostname}:${options.port}`}`;
     let request: Request;
     try {

@@ -64,8 +64,17 @@ export interface ServeOptions {
   port: number;
   /** Largest request header block, in bytes. */
   maxHeaderBytes?: number;
-  /** Idle connections are closed after this many milliseconds. */
+  /**
+   * Connections idle this long are closed: those that never send a request,
+   * those that stop in the middle of one, and keep-alive connections between
+   * requests (one whose response is still streaming is left alone).
+   */
   idleTimeoutMs?: number;
+  /**
+   * The address is reachable from other machines. A runtime whose fastest
+   * server cannot close idle connections (Deno's) uses one that can.
+   */
+  exposed?: boolean;
 }
 
 /** A Web-standard request handler. */

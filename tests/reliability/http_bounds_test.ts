@@ -5,13 +5,19 @@
  * refuses a body over 4 MiB with 413 and keeps serving. (The replay's 413
  * and both 431s are in security_test.ts and tests/http/sse_fidelity_test.ts.)
  *
- * Idle connections: under Deno (how the CLI runs) the serving layer is
- * Deno.serve, which has no idle timeout, so an idle keep-alive connection is
- * not closed. docs/reliability.md says so; no test pretends otherwise.
+ * Idle connections on an address reachable from other machines are closed
+ * after the idle timeout: one that never sends a request, one that stops in
+ * the middle of its headers, and a keep-alive one between requests, while a
+ * quiet SSE stream stays open. (On loopback under Deno the serving layer is
+ * Deno.serve, which has no idle timeout; docs/reliability.md says so.)
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
+import net from "node:net";
 import path from "node:path";
+import { loadCassette } from "../../src/cassette/reader.ts";
+import { ReplayEngine } from "../../src/replay/engine.ts";
+import { serveHttp } from "../../src/replay/http.ts";
 import { CLI, tempDir } from "../helpers.ts";
 import { startBackground, URL_LINE } from "../http/http_helpers.ts";
 import { figure } from "./_helpers.ts";
@@ -109,5 +115,90 @@ test("HTTP record --url: a body over 4 MiB gets 413 and the recorder keeps servi
   } finally {
     await recorder.stop("SIGKILL");
     await fixture.stop("SIGTERM");
+  }
+});
+
+/** Resolves with the milliseconds until the server closes this socket, or undefined after `limitMs`. */
+function closedAfter(socket: net.Socket, limitMs: number): Promise<number | undefined> {
+  const started = performance.now();
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => resolve(undefined), limitMs);
+    socket.on("data", () => {});
+    socket.on("error", () => {});
+    socket.on("close", () => {
+      clearTimeout(timer);
+      resolve(performance.now() - started);
+    });
+  });
+}
+
+function connect(port: number): Promise<net.Socket> {
+  return new Promise((resolve, reject) => {
+    const socket = net.connect(port, "127.0.0.1", () => resolve(socket));
+    socket.once("error", reject);
+  });
+}
+
+test("HTTP replay on an exposed address: idle connections are closed, a quiet SSE stream is not", async () => {
+  const IDLE_MS = 800;
+  const engine = new ReplayEngine(await loadCassette(await recordHang()));
+  let stop!: () => void;
+  const until = new Promise<void>((resolve) => (stop = resolve));
+  const logged: string[] = [];
+  let url = "";
+  const listening = new Promise<void>((resolve) => {
+    void serveHttp(engine, {
+      listen: "0.0.0.0:0",
+      idleTimeoutMs: IDLE_MS,
+      until,
+      log: (line) => logged.push(line),
+      onListening: (found) => {
+        url = found;
+        resolve();
+      },
+    });
+  });
+  await listening;
+  const port = Number(new URL(url).port);
+  const sockets: net.Socket[] = [];
+  const stream = new AbortController();
+  try {
+    assert.ok(logged.some((line) => /reachable from other machines/.test(line)), "the exposure is announced");
+    const silent = await connect(port);
+    const partial = await connect(port);
+    partial.write("POST /mcp HTTP/1.1\r\nHost: 127.0.0.1");
+    const keptAlive = await connect(port);
+    const body = JSON.stringify({ jsonrpc: "2.0", id: 0, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "t", version: "1" } } });
+    keptAlive.write(
+      `POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nContent-Type: application/json\r\n` +
+        `Accept: application/json, text/event-stream\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+    );
+    sockets.push(silent, partial, keptAlive);
+    // A call the recording never answered replays as an SSE stream left open.
+    const sessionId = await openSession(url);
+    const quiet = await fetch(url, {
+      method: "POST",
+      headers: postHeaders(sessionId),
+      body: JSON.stringify(callMessage(2, "hang")),
+      signal: stream.signal,
+    });
+    assert.equal(quiet.status, 200);
+    const quietReader = quiet.body!.getReader();
+    let quietEnded = false;
+    void (async () => {
+      while (!(await quietReader.read().catch(() => ({ done: true }))).done);
+      quietEnded = true;
+    })();
+    const limit = IDLE_MS * 6;
+    const [silentMs, partialMs, keptAliveMs] = await Promise.all([silent, partial, keptAlive].map((socket) => closedAfter(socket, limit)));
+    assert.ok(silentMs !== undefined, "a connection that never sent a request is closed");
+    assert.ok(partialMs !== undefined, "a connection that stopped in the middle of its headers is closed");
+    assert.ok(keptAliveMs !== undefined, "a keep-alive connection idle after its answer is closed");
+    assert.equal(quietEnded, false, `a quiet SSE stream is still open after ${limit} ms`);
+    figure("http-idle-exposed", { idleTimeoutMs: IDLE_MS, silentMs: Math.round(silentMs), partialMs: Math.round(partialMs), keptAliveMs: Math.round(keptAliveMs), sseOpenAfterMs: limit });
+  } finally {
+    stream.abort();
+    for (const socket of sockets) socket.destroy();
+    stop();
   }
 });
