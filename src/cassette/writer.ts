@@ -142,8 +142,10 @@ export class CassetteWriter {
   append(entry: Entry): void {
     if (this.#closed) return;
     if (this.#pending) {
+      // Serialised first: an entry that cannot be is not held either.
+      const line = JSON.stringify(entry) + "\n";
       this.#pending.push(entry);
-      this.#pendingFile?.write(encoder.encode(JSON.stringify(entry) + "\n"));
+      this.#pendingFile?.write(encoder.encode(line));
     } else this.#writeLine(entry);
   }
 

@@ -92,23 +92,47 @@ function isPlainObject(value: unknown): value is JsonObject {
 }
 
 /**
+ * Params nested deeper than this are keyed by their text as sent: the
+ * normalising walk recurses, and a frame can be nested far deeper than the
+ * call stack allows (the recorder keeps such frames whole).
+ */
+export const MAX_KEY_DEPTH = 256;
+
+/** Thrown by {@linkcode keyText} past {@linkcode MAX_KEY_DEPTH}. */
+const tooDeep = new RangeError("params nested too deeply to normalise");
+
+/**
  * `stableStringify(stripVolatile(value, drop))` in one pass, without the
  * stripped copy (this runs on every replayed request); keys in `skipTop`
  * are left out at the top level only.
  */
-function keyText(value: Json | undefined, drop: ReadonlySet<string>, skipTop?: ReadonlySet<string>): string {
+function keyText(value: Json | undefined, drop: ReadonlySet<string>, skipTop?: ReadonlySet<string>, depth = 0): string {
   if (value === undefined || value === null) return "null";
   if (typeof value !== "object") return JSON.stringify(value);
-  if (Array.isArray(value)) return `[${value.map((item) => keyText(item, drop)).join(",")}]`;
+  if (depth >= MAX_KEY_DEPTH) throw tooDeep;
+  if (Array.isArray(value)) return `[${value.map((item) => keyText(item, drop, undefined, depth + 1)).join(",")}]`;
   const keys = Object.keys(value).filter((key) => !drop.has(key) && !skipTop?.has(key)).sort();
-  return `{${keys.map((key) => `${JSON.stringify(key)}:${keyText(value[key], drop)}`).join(",")}}`;
+  return `{${keys.map((key) => `${JSON.stringify(key)}:${keyText(value[key], drop, undefined, depth + 1)}`).join(",")}}`;
 }
 
 /**
  * Computes the fingerprint of a request or notification. `params` (only
- * read to explain a miss) is built when first read.
+ * read to explain a miss) is built when first read. Params nested deeper
+ * than {@linkcode MAX_KEY_DEPTH} are keyed by their exact text, volatile
+ * parts and all.
  */
 export function requestKey(message: JsonRpcMessage, options: FingerprintOptions = {}): RequestKey {
+  try {
+    return normalKey(message, options);
+  } catch (error) {
+    if (error !== tooDeep) throw error;
+    const method = message.method ?? "";
+    const name = targetName(message);
+    return { method, name, params: null, key: `${method} ${name ?? ""} =${JSON.stringify(message.params ?? {})}` };
+  }
+}
+
+function normalKey(message: JsonRpcMessage, options: FingerprintOptions): RequestKey {
   const method = message.method ?? "";
   const name = targetName(message);
   if (LIFECYCLE_METHODS.has(method)) return { method, name, params: null, key: method };

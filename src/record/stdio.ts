@@ -95,7 +95,20 @@ export async function recordStdio(options: StdioRecordOptions): Promise<number> 
   // costs one system call, not one each.
   const record = (lines: string[], dir: Direction) => {
     const t = elapsed(start);
-    writer.appendAll(lines.map((line) => entryFor(line, dir, t)));
+    const entries = lines.map((line) => entryFor(line, dir, t));
+    try {
+      writer.appendAll(entries);
+    } catch {
+      // appendAll writes nothing when one entry cannot be serialised (nested
+      // deeper than JSON.stringify goes): write them one by one, marking that one.
+      for (const [index, entry] of entries.entries()) {
+        try {
+          writer.append(entry);
+        } catch (error) {
+          writer.append(notRecorded(dir, `a frame of ${lines[index].length} characters that could not be written (${(error as Error).message})`));
+        }
+      }
+    }
   };
   /** A frame that was forwarded but cannot be kept: the cassette and stderr say so. */
   const notRecorded = (dir: Direction, what: string): Entry => {

@@ -13,7 +13,7 @@
  * @module
  */
 import type { Direction, RedactionInfo } from "../cassette/format.ts";
-import type { Json, JsonObject } from "../jsonrpc.ts";
+import type { Json } from "../jsonrpc.ts";
 import type { Span } from "./detectors.ts";
 import { looksLikeBase64 } from "./detectors.ts";
 import { isCredentialHeader, isProtocolHeader, isProtocolKey } from "./keys.ts";
@@ -21,6 +21,8 @@ import type { RulePack } from "./pack.ts";
 import { DEFAULT_KEY_RULE, EMBEDDED_JSON_KEY_RULE, RAW_KEY_RULE } from "./rules.ts";
 import type { KeyRule, PointerRule, Rule, TextRule } from "./rules.ts";
 import { applyStrategy, isPlaceholder, maskedExcerpt, PLACEHOLDER_SOURCE } from "./strategy.ts";
+import { childPath, pathSteps, rewrite } from "./rewrite.ts";
+import type { PathNode, Visit } from "./rewrite.ts";
 
 /** One thing a rule would redact. */
 export interface Finding {
@@ -60,6 +62,21 @@ function pointerStep(key: string): string {
   return key.replace(/~/g, "~0").replace(/\//g, "~1");
 }
 
+/** The JSON pointer of a path. */
+function pointerOf(path: PathNode | undefined): string {
+  return pathSteps(path).map((step) => "/" + pointerStep(step)).join("");
+}
+
+/** True when a pointer rule's segments (`*` for any step) name exactly this path. */
+function pointerMatches(rule: PointerRule, path: PathNode): boolean {
+  if (rule.segments.length !== path.depth) return false;
+  let at: PathNode | undefined = path;
+  for (let i = rule.segments.length - 1; i >= 0; i--, at = at!.parent) {
+    if (rule.segments[i] !== "*" && rule.segments[i] !== at!.step) return false;
+  }
+  return true;
+}
+
 function applies(rule: Rule, dir: Direction | "any"): boolean {
   return dir === "any" || rule.direction === "both" || rule.direction === dir;
 }
@@ -96,7 +113,7 @@ export class RuleEngine implements Redactor {
   }
 
   text(text: string, dir: Direction): string {
-    return this.#scrub(text, this.#textRules(dir, RAW_KEY_RULE), "", () => {});
+    return this.#scrub(text, this.#textRules(dir, RAW_KEY_RULE), () => "", () => {});
   }
 
   headers(h: Record<string, string>): { headers: Record<string, string>; credentials: string[] } {
@@ -120,7 +137,7 @@ export class RuleEngine implements Redactor {
     const found: Finding[] = [];
     const hit: Hit = (rule, path, secret) =>
       found.push({ rule: rule.id, path, excerpt: maskedExcerpt(secret) });
-    if (typeof value === "string") this.#scrub(value, this.#textRules(dir, RAW_KEY_RULE), "", hit);
+    if (typeof value === "string") this.#scrub(value, this.#textRules(dir, RAW_KEY_RULE), () => "", hit);
     else this.#message(value, dir, hit);
     return found;
   }
@@ -155,132 +172,102 @@ export class RuleEngine implements Redactor {
   }
 
   #message(msg: Json, dir: Direction, hit: Hit): Json {
-    const textRules = this.#textRules(dir, EMBEDDED_JSON_KEY_RULE);
-    const walk = (root: Json) => this.#walk(root, [], dir, textRules, hit, undefined);
-    return Array.isArray(msg) ? this.#mapArray(msg, (item) => walk(item)) : walk(msg);
+    const rules = this.#textRules(dir, EMBEDDED_JSON_KEY_RULE);
+    const walk = (root: Json) => this.#walk(root, undefined, dir, rules, hit, undefined);
+    // A batch is a list of messages, each with its own envelope at its root.
+    return rewrite(Array.isArray(msg) ? { members: msg, member: (_, item) => walk(item) } : walk(msg));
   }
 
-  #mapArray(items: Json[], map: (item: Json, index: number) => Json): Json[] {
-    let changed = false;
-    const out = items.map((item, index) => {
-      const next = map(item, index);
-      if (next !== item) changed = true;
-      return next;
-    });
-    return changed ? out : items;
-  }
-
+  /** How to redact one value at `path`: text rules on strings, the member rules below. */
   #walk(
     value: Json,
-    path: string[],
+    path: PathNode | undefined,
     dir: Direction,
     rules: TextRule[],
     hit: Hit,
     parentKey: string | undefined,
-  ): Json {
+  ): Visit {
     if (typeof value === "string") {
       if (parentKey !== undefined && BINARY_KEYS.has(parentKey) && looksLikeBase64(value)) {
-        return value;
+        return { value };
       }
-      return this.#scrub(value, rules, this.#pointer(path), hit);
+      return { value: this.#scrub(value, rules, () => pointerOf(path), hit) };
     }
     if (Array.isArray(value)) {
-      return this.#mapArray(
-        value,
-        (item, index) => this.#walk(item, [...path, String(index)], dir, rules, hit, parentKey),
-      );
+      return {
+        members: value,
+        member: (index, item) => this.#walk(item, childPath(path, index), dir, rules, hit, parentKey),
+      };
     }
-    if (value === null || typeof value !== "object") return value;
-    let out: JsonObject | undefined;
-    for (const [key, child] of Object.entries(value)) {
-      const next = this.#child(key, child, path, dir, rules, hit);
-      if (next !== child) {
-        out ??= { ...value };
-        out[key] = next;
-      }
-    }
-    return out ?? value;
+    if (value === null || typeof value !== "object") return { value };
+    return { members: value, member: (key, child) => this.#child(key, child, path, dir, rules, hit) };
   }
 
   #child(
     key: string,
     child: Json,
-    path: string[],
+    path: PathNode | undefined,
     dir: Direction,
     rules: TextRule[],
     hit: Hit,
-  ): Json {
-    if ((path.length === 0 && ENVELOPE_KEYS.has(key)) || isProtocolKey(key)) return child;
-    const childPath = [...path, key];
-    const pointer = this.#pointers.find((rule) =>
-      applies(rule, dir) && this.#pointerMatches(rule, childPath)
-    );
-    if (pointer) return this.#whole(child, pointer, childPath, hit);
+  ): Visit {
+    if ((path === undefined && ENVELOPE_KEYS.has(key)) || isProtocolKey(key)) return { value: child };
+    const here = childPath(path, key);
+    const pointer = this.#pointers.find((rule) => applies(rule, dir) && pointerMatches(rule, here));
+    if (pointer) return this.#whole(child, pointer, here, hit);
     const keyRule = this.#keys.find((rule) => applies(rule, dir) && rule.matches(key));
     if (keyRule && (typeof child === "string" || Array.isArray(child))) {
       // Only strings (and lists of strings) are credentials: an object under `password` is most
       // often a JSON Schema property (`{"type": "string"}`), which must survive intact.
-      if (typeof child === "string") return this.#replaceWhole(child, keyRule, childPath, hit);
-      return this.#mapArray(
-        child,
-        (item, index) =>
-          typeof item === "string"
-            ? this.#replaceWhole(item, keyRule, [...childPath, String(index)], hit)
-            : this.#walk(item, [...childPath, String(index)], dir, rules, hit, key),
-      );
+      if (typeof child === "string") return { value: this.#replaceWhole(child, keyRule, here, hit) };
+      return {
+        members: child,
+        member: (index, item) => {
+          const at = childPath(here, index);
+          return typeof item === "string"
+            ? { value: this.#replaceWhole(item, keyRule, at, hit) }
+            : this.#walk(item, at, dir, rules, hit, key);
+        },
+      };
     }
-    return this.#walk(child, childPath, dir, rules, hit, key);
-  }
-
-  #pointerMatches(rule: PointerRule, path: string[]): boolean {
-    return rule.segments.length === path.length &&
-      rule.segments.every((step, i) => step === "*" || step === path[i]);
+    return this.#walk(child, here, dir, rules, hit, key);
   }
 
   /** A pointer rule's target: scalars become one placeholder; containers have every scalar leaf replaced. */
-  #whole(value: Json, rule: Rule, path: string[], hit: Hit): Json {
-    if (value === null) return value;
-    if (typeof value === "string") return this.#replaceWhole(value, rule, path, hit);
+  #whole(value: Json, rule: Rule, path: PathNode, hit: Hit): Visit {
+    if (value === null) return { value };
+    if (typeof value === "string") return { value: this.#replaceWhole(value, rule, path, hit) };
     if (typeof value === "number" || typeof value === "boolean") {
-      return this.#replaceWhole(String(value), rule, path, hit);
+      return { value: this.#replaceWhole(String(value), rule, path, hit) };
     }
     if (Array.isArray(value)) {
-      return this.#mapArray(value, (item, i) => this.#whole(item, rule, [...path, String(i)], hit));
+      return { members: value, member: (index, item) => this.#whole(item, rule, childPath(path, index), hit) };
     }
-    let out: JsonObject | undefined;
-    for (const [key, child] of Object.entries(value)) {
-      if (isProtocolKey(key)) continue;
-      const next = this.#whole(child, rule, [...path, key], hit);
-      if (next !== child) {
-        out ??= { ...value };
-        out[key] = next;
-      }
-    }
-    return out ?? value;
+    return {
+      members: value,
+      member: (key, child) => isProtocolKey(key) ? { value: child } : this.#whole(child, rule, childPath(path, key), hit),
+    };
   }
 
-  #replaceWhole(value: string, rule: Rule, path: string[], hit: Hit): string {
+  #replaceWhole(value: string, rule: Rule, path: PathNode, hit: Hit): string {
     if (isPlaceholder(value)) return value;
-    hit(rule, this.#pointer(path), value);
+    hit(rule, pointerOf(path), value);
     return applyStrategy(rule.strategy, rule.label, value, this.hashKey);
   }
 
-  #pointer(path: string[]): string {
-    return path.map((step) => "/" + pointerStep(step)).join("");
-  }
-
   /** Runs text rules over `text` until nothing more changes, never touching placeholders. */
-  #scrub(text: string, rules: TextRule[], path: string, hit: Hit): string {
+  #scrub(text: string, rules: TextRule[], pointer: () => string, hit: Hit): string {
     let current = text;
     for (let pass = 0; pass < MAX_PASSES; pass++) {
-      const next = this.#scrubOnce(current, rules, path, hit);
+      const next = this.#scrubOnce(current, rules, pointer, hit);
       if (next === current) return current;
       current = next;
     }
     return current;
   }
 
-  #scrubOnce(text: string, rules: TextRule[], path: string, hit: Hit): string {
+  /** `pointer` names where `text` sits, for findings; it is worked out only on a hit. */
+  #scrubOnce(text: string, rules: TextRule[], pointer: () => string, hit: Hit): string {
     let parts = splitLocked(text);
     for (const rule of rules) {
       const next: typeof parts = [];
@@ -294,7 +281,7 @@ export class RuleEngine implements Redactor {
           const secret = part.text.slice(span.start, span.end);
           if (span.start < at || isPlaceholder(secret)) continue;
           if (span.start > at) next.push({ text: part.text.slice(at, span.start), locked: false });
-          hit(rule, path, secret);
+          hit(rule, pointer(), secret);
           next.push({
             text: applyStrategy(rule.strategy, rule.label, secret, this.hashKey),
             locked: true,
@@ -324,7 +311,7 @@ export class RuleEngine implements Redactor {
         hit(rule, "/" + pointerStep(name), value);
         credentials.push(name);
       } else {
-        headers[name] = this.#scrub(value, rules, "/" + pointerStep(name), hit);
+        headers[name] = this.#scrub(value, rules, () => "/" + pointerStep(name), hit);
       }
     }
     return { headers, credentials };
@@ -358,7 +345,7 @@ export class RuleEngine implements Redactor {
         encodeQuery(applyStrategy(keyRule.strategy, keyRule.label, value, this.hashKey))
       }`;
     }
-    const scrubbed = this.#scrub(value, this.#textRules("any"), path, hit);
+    const scrubbed = this.#scrub(value, this.#textRules("any"), () => path, hit);
     return scrubbed === value ? pair : `${rawName}=${encodeQuery(scrubbed)}`;
   }
 }

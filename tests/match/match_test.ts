@@ -72,3 +72,17 @@ test("a miss names the closest recording and what differs", () => {
   assert.match(method.message, /method "resources\/list" was never recorded/);
   assert.match(diagnoseMiss(requestKey(call("x", {})), []).message, /holds no requests/);
 });
+
+test("params nested past the normalising depth are keyed by their text: no overflow, same text same key", () => {
+  const deep = (depth: number, leaf: unknown) => {
+    let value: unknown = leaf;
+    for (let i = 0; i < depth; i++) value = [value];
+    return value;
+  };
+  const a = requestKey(call("walk", { tree: deep(10_000, 1) }));
+  assert.equal(a.key, requestKey({ ...call("walk", { tree: deep(10_000, 1) }), id: 99 }).key);
+  assert.notEqual(a.key, requestKey(call("walk", { tree: deep(10_000, 2) })).key);
+  assert.equal(a.name, "walk");
+  // Shallower params are still normalised (key order, _meta).
+  assert.equal(requestKey(call("walk", { tree: deep(100, { b: 1, a: 2, _meta: {} }) })).key, requestKey(call("walk", { tree: deep(100, { a: 2, b: 1 }) })).key);
+});

@@ -21,6 +21,24 @@ function call(args: Record<string, Json>, extra: Record<string, Json> = {}): Jso
 }
 
 describe("Redactor.message", () => {
+  it("redacts a frame nested 100,000 levels deep without overflowing, and names the path", async () => {
+    const redactor = await createRedactor();
+    const depth = 100_000;
+    const text = '{"jsonrpc":"2.0","id":1,"result":' + '{"a":['.repeat(depth / 2) + '{"password":"hunter2","note":"mail bob@example.com"}' +
+      "]}".repeat(depth / 2) + "}";
+    const message = JSON.parse(text) as Json;
+    const findings = redactor.findings(message, "s2c");
+    assert.deepEqual(findings.map((finding) => finding.rule).sort(), ["detector:email", "keys:default"]);
+    assert.ok(findings[0].path.startsWith("/result/a/0/a/0/"), findings[0].path.slice(0, 40));
+    const redacted = redactor.message(message, "s2c");
+    // Walked by hand: node:assert and JSON.stringify recurse.
+    let at = (redacted as { result: Json }).result as Record<string, Json>;
+    for (let level = 0; level < depth / 2; level++) at = (at.a as Json[])[0] as Record<string, Json>;
+    assert.ok(isPlaceholder(at.password as string));
+    assert.doesNotMatch(at.note as string, /bob@example\.com/);
+    assert.notEqual(redacted, message, "a copy: the input is not changed");
+  });
+
   it("redacts credential keys and free text, keeps protocol fields", async () => {
     const redactor = await createRedactor();
     const input = call(

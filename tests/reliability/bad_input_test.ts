@@ -38,17 +38,19 @@ async function script(server: LineProcess, options: { replay: boolean }) {
   const corpusLines = server.lines.slice(beforeCorpus, -1);
   server.send(call(5, "big"));
   const big = await server.answer(5);
-  const marker = (before: number) => () => server.lines.slice(before).some((line) => line.includes("forwarded but not recorded"));
-  const beforeDeep = server.lines.length;
   server.send(call(6, "deep"));
-  // Live, the answer arrives; replayed, the recording holds a marker in its place (see below).
-  if (options.replay) await server.until(marker(beforeDeep), "the deep frame's marker");
-  else await server.answer(6);
+  const deep = await server.answer(6);
+  // 100,000 levels with a secret at the bottom: forwarded, but its redacted copy is too
+  // deep to serialise, so the cassette holds a marker and replay prints that instead.
+  const beforeDeeper = server.lines.length;
+  server.send(call(8, "deeper"));
+  if (options.replay) await server.until(() => server.lines.slice(beforeDeeper).some((line) => line.includes("could not be written")), "the marker");
+  else await server.answer(8);
   const beforeOverlong = server.lines.length;
   server.send(call(7, "overlong"));
   await server.answer(7, 120_000); // the session goes on past the over-long line
   const overlongLine = server.lines.slice(beforeOverlong).find((line) => line !== "" && !line.includes('"id":7'));
-  return { corpusLines, big, overlongLine };
+  return { corpusLines, big, deep, overlongLine };
 }
 
 /** The entry the recorder should have written for each corpus line. */
@@ -86,7 +88,9 @@ describe("server output corpus through record, then replay", () => {
     assert.ok(live.messages().some((message) => message.id === 6), "the 10,000-deep answer was forwarded");
     assert.equal(recorded.overlongLine?.length, OVERLONG.head.length + CAP_PLUS_ONE + OVERLONG.tail.length, "the over-cap line was forwarded whole");
     assert.match(live.stderr, /a line longer than the cap of 67108864 characters \(s2c\) was forwarded but not recorded/);
-    assert.match(live.stderr, /could not be redacted/);
+    assert.doesNotMatch(live.stderr, /could not be redacted/, "the 10,000-deep answer is redacted and kept whole");
+    assert.ok(live.lines.some((line) => line.startsWith('{"jsonrpc":"2.0","id":8,')), "the 100,000-deep answer was forwarded");
+    assert.match(live.stderr, /a frame of \d+ characters that could not be written \(.*\) \(s2c\) was forwarded but not recorded/);
   });
 
   it("the cassette keeps each corpus line as a message or raw entry, in order", async () => {
@@ -102,8 +106,12 @@ describe("server output corpus through record, then replay", () => {
     assert.deepEqual(kept, expectedEntries());
     const big = loaded.entries.find((entry) => entry.type === "message" && (entry.msg as { id?: number }).id === 5 && entry.dir === "s2c");
     assert.equal(JSON.stringify(big).length > TEN_MB, true);
+    const deep = loaded.entries.find((entry) => entry.type === "message" && (entry.msg as { id?: number }).id === 6 && entry.dir === "s2c");
+    // Compared as text: node:assert recurses and would overflow on 10,000 levels.
+    assert.equal(JSON.stringify(deep?.type === "message" && deep.msg), JSON.stringify(recorded.deep), "the 10,000-deep answer, whole");
     const markers = loaded.entries.filter((entry) => entry.type === "raw" && entry.text.includes("forwarded but not recorded"));
-    assert.equal(markers.length, 2, "the deep frame and the over-cap line are marked, not silently missing");
+    assert.equal(markers.length, 2, "the 100,000-deep frame and the over-cap line are marked, not silently missing");
+    assert.doesNotMatch(JSON.stringify(loaded.entries), /bob@example\.com/, "and the deep frame's secret is not on disk");
     assert.equal(loaded.torn, undefined);
   });
 
@@ -119,6 +127,7 @@ describe("server output corpus through record, then replay", () => {
       else assert.deepEqual(JSON.parse(line), entry.msg, SERVER_CORPUS_ITEMS[index].name);
     });
     assert.equal((again.big.result as { content: { text: string }[] }).content[0].text.length, TEN_MB);
+    assert.equal(JSON.stringify(again.deep), JSON.stringify(recorded.deep), "the 10,000-deep answer, replayed whole");
     assert.match(again.overlongLine ?? "", /forwarded but not recorded/);
   });
 });
@@ -199,7 +208,7 @@ const CLIENT_CORPUS: ClientItem[] = [
       assert.ok(JSON.stringify(answers[0]).length < 64 * 1024, `answer of ${JSON.stringify(answers[0]).length} chars`);
     },
   },
-  { name: "10,000-deep nesting", send: bytes(`{"jsonrpc":"2.0","id":"deep","method":"tools/call","params":{"name":"unrecorded","arguments":{"a":${deepText(10_000)}}}}\n`), expect: errorOf(-32603, "deep") },
+  { name: "10,000-deep nesting", send: bytes(`{"jsonrpc":"2.0","id":"deep","method":"tools/call","params":{"name":"unrecorded","arguments":{"a":${deepText(10_000)}}}}\n`), expect: errorOf(-32001, "deep") },
   { name: "CRLF line ending", send: bytes('{"jsonrpc":"2.0","id":"crlf","method":"ping"}\r\n'), expect: (answers) => assert.equal((answers[0] as { id: string }).id, "crlf") },
   { name: "line over the 64 MiB cap", send: bytes("a".repeat(CAP_PLUS_ONE), "\n"), expect: errorOf(-32600) },
 ];
