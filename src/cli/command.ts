@@ -6,6 +6,7 @@
  *
  * @module
  */
+import { UsageError } from "../errors.ts";
 
 /** One option of a command. */
 export interface OptionSpec {
@@ -64,4 +65,14 @@ export function stringList(values: OptionValues, name: string): string[] {
 /** Reads a boolean option. */
 export function flag(values: OptionValues, name: string): boolean {
   return values[name] === true;
+}
+
+/** Parses a positive integer option; `fallback` when it was not given. */
+export function positiveInt(value: string | undefined, name: string, fallback: number): number {
+  if (value === undefined) return fallback;
+  const parsed = Number(value);
+  if (!Number.isInteger(parsed) || parsed <= 0) {
+    throw new UsageError(`--${name} must be a positive integer, not "${value}"`);
+  }
+  return parsed;
 }

@@ -5,7 +5,7 @@
  */
 import { SERVER_TARGET_OPTIONS } from "./shared_options.ts";
 import type { Command, CommandInput } from "../cli/command.ts";
-import { flag, stringOption } from "../cli/command.ts";
+import { flag, positiveInt, stringOption } from "../cli/command.ts";
 import { printOut } from "../cli/output.ts";
 import { ExitCode, UsageError } from "../errors.ts";
 import { splitCommandLine } from "../client/command_line.ts";
@@ -15,16 +15,6 @@ import "../http/client_transport.ts";
 import type { ServerTarget } from "../client/target.ts";
 import { runCheck } from "../check/run.ts";
 import { formatCheckJson, formatCheckText } from "../check/report.ts";
-
-/** Parses a positive integer option. */
-export function positiveInt(value: string | undefined, name: string, fallback: number): number {
-  if (value === undefined) return fallback;
-  const parsed = Number(value);
-  if (!Number.isInteger(parsed) || parsed <= 0) {
-    throw new UsageError(`--${name} must be a positive integer, not "${value}"`);
-  }
-  return parsed;
-}
 
 /** Works out the server from `--stdio`, `--url` or the words after `--`. */
 export function targetFromInput(input: CommandInput, commandName: string): ServerTarget {

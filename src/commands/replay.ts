@@ -4,7 +4,7 @@
  * @module
  */
 import type { Command, OptionValues } from "../cli/command.ts";
-import { flag, stringList, stringOption } from "../cli/command.ts";
+import { flag, positiveInt, stringList, stringOption } from "../cli/command.ts";
 import type { CassetteHeader } from "../cassette/format.ts";
 import { printErr } from "../cli/output.ts";
 import { loadCassette } from "../cassette/reader.ts";
@@ -30,6 +30,12 @@ export const command: Command = {
   ].join("\n"),
   options: {
     listen: { type: "string", valueName: "HOST:PORT", description: "Serve Streamable HTTP here instead of stdio" },
+    "max-streams": {
+      type: "string",
+      valueName: "N",
+      description: "With --listen: most SSE streams open at once; one more gets 503",
+      default: "1024",
+    },
     strict: {
       type: "boolean",
       description:
@@ -76,6 +82,7 @@ export const command: Command = {
     const report = listen
       ? await (await import("../replay/http.ts")).serveHttp(engine, {
         listen,
+        maxStreams: positiveInt(stringOption(values, "max-streams"), "max-streams", 1024),
         onListening: (url) => printErr(`mcp-cassette: replaying ${positionals[0]} at ${url}`),
         log,
       })

@@ -6,7 +6,7 @@
  */
 import { SERVER_TARGET_OPTIONS } from "./shared_options.ts";
 import type { Command, CommandInput } from "../cli/command.ts";
-import { flag, stringList, stringOption } from "../cli/command.ts";
+import { flag, positiveInt, stringList, stringOption } from "../cli/command.ts";
 import { printOut } from "../cli/output.ts";
 import { ExitCode, UsageError } from "../errors.ts";
 import { runtime } from "../runtime/mod.ts";
@@ -29,7 +29,7 @@ import {
 } from "../verify/report.ts";
 import type { VerifyReport } from "../verify/run.ts";
 import { verifyCassette } from "../verify/mod.ts";
-import { positiveInt, targetFromInput } from "./check.ts";
+import { targetFromInput } from "./check.ts";
 
 function parseGrade(value: string | undefined): GradeLetter | undefined {
   if (value === undefined) return undefined;

@@ -23,18 +23,44 @@ interface Keyed {
   key: RequestKey;
 }
 
-/** Answer queues over items that carry a {@linkcode RequestKey}. */
+/** The queues of one list of items, by exact key and by method (and target). */
+interface Index<T> {
+  byKey: Map<string, T[]>;
+  byMethod: Map<string, T[]>;
+}
+
+/**
+ * Indexes built once per list of items: every client session served from
+ * the same recording shares them, and keeps only its own cursors. (A replay
+ * serving thousands of HTTP sessions held a copy of both maps per session.)
+ */
+const indexes = new WeakMap<readonly Keyed[], Index<Keyed>>();
+
+function indexOf<T extends Keyed>(items: readonly T[]): Index<T> {
+  let index = indexes.get(items) as Index<T> | undefined;
+  if (!index) {
+    index = { byKey: new Map(), byMethod: new Map() };
+    for (const item of items) {
+      push(index.byKey, item.key.key, item);
+      push(index.byMethod, fallbackKey(item.key), item);
+    }
+    indexes.set(items, index as Index<Keyed>);
+  }
+  return index;
+}
+
+/**
+ * Answer queues over items that carry a {@linkcode RequestKey}. The items
+ * must not change once a book is open on them (the index is shared).
+ */
 export class AnswerBook<T extends Keyed> {
-  #byKey = new Map<string, T[]>();
-  #byMethod = new Map<string, T[]>();
+  #byKey: Map<string, T[]>;
+  #byMethod: Map<string, T[]>;
   #used = new Set<T>();
   #cursor = new Map<string, number>();
 
   constructor(readonly items: readonly T[]) {
-    for (const item of items) {
-      push(this.#byKey, item.key.key, item);
-      push(this.#byMethod, fallbackKey(item.key), item);
-    }
+    ({ byKey: this.#byKey, byMethod: this.#byMethod } = indexOf(items));
   }
 
   /**

@@ -51,7 +51,7 @@ export interface HttpServeOptions {
   log?: (line: string) => void;
   /** Largest request body accepted, in bytes (default 4 MiB). */
   maxBodyBytes?: number;
-  /** Most SSE streams open at once (default 64). */
+  /** Most SSE streams open at once (default 1024). */
   maxStreams?: number;
   /** Idle connections are closed after this many milliseconds (default 30000). */
   idleTimeoutMs?: number;
@@ -306,8 +306,6 @@ class HttpReplayServer {
   readonly index: ExchangeIndex;
   readonly era;
   #sessions = new Map<string, LiveSession>();
-  /** Ids of sessions the client deleted. */
-  #ended = new Set<string>();
   #sessionless: LiveSession | undefined;
   #modernSession: ReplaySession | undefined;
   #usesSessionIds: boolean;
@@ -333,7 +331,7 @@ class HttpReplayServer {
   }
 
   openChannel(): SseChannel | undefined {
-    if (this.#openStreams >= (this.options.maxStreams ?? 64)) return undefined;
+    if (this.#openStreams >= (this.options.maxStreams ?? 1024)) return undefined;
     const channel = new SseChannel();
     this.#openStreams++;
     channel.onClose(() => this.#openStreams--);
@@ -397,7 +395,7 @@ class HttpReplayServer {
       return this.#sessionless ??= new LiveSession(this.engine.openSession(), undefined, this);
     }
     if (!sessionId) return jsonRpcHttpError(400, null, ErrorCode.InvalidRequest, "Bad Request: Mcp-Session-Id header is required");
-    const live = this.#ended.has(sessionId) ? undefined : this.#sessions.get(sessionId);
+    const live = this.#sessions.get(sessionId);
     if (!live || live.ended) return jsonRpcHttpError(404, null, SESSION_NOT_FOUND, "Session not found");
     return live;
   }
@@ -587,13 +585,10 @@ class HttpReplayServer {
     found.close();
     this.engine.release(found.replay);
     if (found === this.#sessionless) this.#sessionless = undefined;
-    // An ended session id stays known as ended (later requests get 404), but
-    // only as its id: keeping the whole session held about 50 KB for every
-    // session a long-running replay ever served.
-    if (found.sessionId) {
-      this.#sessions.delete(found.sessionId);
-      this.#ended.add(found.sessionId);
-    }
+    // A deleted session is forgotten: a later request with its id gets 404
+    // as an unknown one does. Keeping deleted sessions (or only their ids)
+    // made a long-running replay grow with every session it served.
+    if (found.sessionId) this.#sessions.delete(found.sessionId);
     return new Response(null, { status: 200 });
   }
 

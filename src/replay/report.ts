@@ -19,6 +19,8 @@ export interface ServerInitiated {
   delivered: boolean;
   /** `as-recorded`, `divergent`, `timeout`, `not-asked` (a notification) or `cancelled`. */
   outcome: "as-recorded" | "divergent" | "timeout" | "notification" | "cancelled";
+  /** Notifications are counted, one entry per method: a long replay sends millions. */
+  count?: number;
 }
 
 /** The end-of-session report. */
@@ -36,6 +38,23 @@ export interface ReplayReport {
   strays: string[];
   serverInitiated: ServerInitiated[];
   unfiredFaults: string[];
+}
+
+/** Each report's notification entries by method, so counting one is a lookup. */
+const notificationEntries = new WeakMap<ReplayReport, Map<string, ServerInitiated>>();
+
+/** Counts one server notification delivered under `method`. */
+export function countNotification(report: ReplayReport, method: string): void {
+  let byMethod = notificationEntries.get(report);
+  if (!byMethod) notificationEntries.set(report, byMethod = new Map());
+  const entry = byMethod.get(method);
+  if (entry) {
+    entry.count = (entry.count ?? 1) + 1;
+    return;
+  }
+  const fresh: ServerInitiated = { method, delivered: true, outcome: "notification", count: 1 };
+  byMethod.set(method, fresh);
+  report.serverInitiated.push(fresh);
 }
 
 /** An empty report. */

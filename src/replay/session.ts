@@ -16,6 +16,7 @@ import { pacedDelay } from "../faults/pacing.ts";
 import type { PacingOptions } from "../faults/pacing.ts";
 import type { RecordedSession, Step, Trigger } from "./episodes.ts";
 import type { Outlet } from "./outlet.ts";
+import { countNotification } from "./report.ts";
 
 const LOG_LEVELS = ["debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"];
 const MODERN_VERSION_KEY = "io.modelcontextprotocol/protocolVersion";
@@ -315,7 +316,7 @@ export class ReplaySession {
     }
     const message = this.#livened(step.msg, flight);
     if (!message) return;
-    if (message.method) this.engine.report.serverInitiated.push({ method: message.method, delivered: true, outcome: "notification" });
+    if (message.method) countNotification(this.engine.report, message.method);
     await out.send(message, step.sse);
   }
 

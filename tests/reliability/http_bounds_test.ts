@@ -1,7 +1,8 @@
 /**
- * Bounds over HTTP: `replay --listen` keeps at most 64 SSE streams open (the
- * 65th gets 503 "Too many open streams" with the request's id, JSON answers
- * are still served, and a closed stream frees its place); `record --url`
+ * Bounds over HTTP: `replay --listen --max-streams 64` keeps at most 64 SSE
+ * streams open (the 65th gets 503 "Too many open streams" with the request's
+ * id, JSON answers are still served, and a closed stream frees its place;
+ * the default cap is 1024); `record --url`
  * refuses a body over 4 MiB with 413 and keeps serving. (The replay's 413
  * and both 431s are in security_test.ts and tests/http/sse_fidelity_test.ts.)
  *
@@ -48,7 +49,7 @@ async function recordHang(): Promise<string> {
 
 test(`HTTP replay: at most ${CAP} SSE streams open; the next gets 503, JSON is still served, a closed stream frees a place`, async () => {
   const cassette = await recordHang();
-  const replay = await startBackground([...CLI, "replay", cassette, "--listen", "0"], URL_LINE);
+  const replay = await startBackground([...CLI, "replay", cassette, "--listen", "0", "--max-streams", String(CAP)], URL_LINE);
   const aborts: AbortController[] = [];
   try {
     const url = replay.found;
