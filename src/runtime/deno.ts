@@ -74,15 +74,6 @@ interface DenoApi {
   mkdir(path: string, options: { recursive: boolean }): Promise<void>;
   readDir(path: string): AsyncIterable<{ name: string }>;
   makeTempDir(options: { prefix: string }): Promise<string>;
-  serve(
-    options: {
-      hostname: string;
-      port: number;
-      signal: AbortSignal;
-      onListen(address: { hostname: string; port: number }): void;
-    },
-    handler: (request: Request, info: { remoteAddr: { hostname: string } }) => Response | Promise<Response>,
-  ): { finished: Promise<void> };
 }
 
 const Deno = (globalThis as unknown as { Deno: DenoApi }).Deno;
@@ -323,51 +314,16 @@ export const denoRuntime: Runtime = {
 };
 
 /**
- * Deno's own HTTP server: about four times the throughput of `node:http`
- * through Deno's compatibility layer with Web Request/Response conversion
- * (measured under the same load). Its header limits are its own; the
- * configured cap is enforced here so that an oversized header block gets 431
- * on every runtime. It has no idle timeout (a connection that never sends a
- * request stays open), so an address reachable from other machines is served
- * on `node:http` instead, which closes idle connections.
+ * Deno's own HTTP server, with idle connections closed (./deno_http.ts):
+ * about four times the throughput of `node:http` through Deno's
+ * compatibility layer with Web Request/Response conversion (measured under
+ * the same load). On a Deno without per-connection serving an exposed
+ * address is served on `node:http` instead, which can close idle connections.
  */
 async function serve(options: ServeOptions, handler: HttpHandler): Promise<HttpServer> {
-  if (options.exposed) return await (await import("./node_http.ts")).serve(options, handler);
-  return await serveNative(options, handler);
-}
-
-function serveNative(options: ServeOptions, handler: HttpHandler): Promise<HttpServer> {
-  const maxHeaderBytes = options.maxHeaderBytes ?? 16384;
-  const stop = new AbortController();
-  return new Promise((resolve, reject) => {
-    try {
-      const server = Deno.serve({
-        hostname: options.hostname,
-        port: options.port,
-        signal: stop.signal,
-        onListen: ({ port }) =>
-          resolve({
-            hostname: options.hostname,
-            port,
-            close: async () => {
-              stop.abort();
-              await server.finished;
-            },
-          }),
-      }, (request, info) => {
-        if (headerBytes(request.headers) > maxHeaderBytes) {
-          return new Response("Request header fields too large", { status: 431 });
-        }
-        return handler(request, { remoteAddress: info.remoteAddr.hostname });
-      });
-    } catch (error) {
-      reject(error);
-    }
-  });
-}
-
-function headerBytes(headers: Headers): number {
-  let total = 0;
-  headers.forEach((value, key) => (total += key.length + value.length + 4));
-  return total;
+  const denoHttp = await import("./deno_http.ts");
+  if (options.exposed && !denoHttp.closesIdleConnections()) {
+    return await (await import("./node_http.ts")).serve(options, handler);
+  }
+  return await denoHttp.serve(options, handler);
 }

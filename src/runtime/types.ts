@@ -72,7 +72,8 @@ export interface ServeOptions {
   idleTimeoutMs?: number;
   /**
    * The address is reachable from other machines. A runtime whose fastest
-   * server cannot close idle connections (Deno's) uses one that can.
+   * server cannot close idle connections (a Deno without per-connection
+   * serving) uses one that can.
    */
   exposed?: boolean;
 }

@@ -6,11 +6,10 @@
  * refuses a body over 4 MiB with 413 and keeps serving. (The replay's 413
  * and both 431s are in security_test.ts and tests/http/sse_fidelity_test.ts.)
  *
- * Idle connections on an address reachable from other machines are closed
- * after the idle timeout: one that never sends a request, one that stops in
- * the middle of its headers, and a keep-alive one between requests, while a
- * quiet SSE stream stays open. (On loopback under Deno the serving layer is
- * Deno.serve, which has no idle timeout; docs/reliability.md says so.)
+ * Idle connections are closed after the idle timeout, on loopback and on an
+ * address reachable from other machines: one that never sends a request, one
+ * that stops in the middle of its headers, and a keep-alive one between
+ * requests, while a quiet SSE stream stays open.
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
@@ -140,7 +139,13 @@ function connect(port: number): Promise<net.Socket> {
   });
 }
 
-test("HTTP replay on an exposed address: idle connections are closed, a quiet SSE stream is not", async () => {
+for (const listen of ["127.0.0.1:0", "0.0.0.0:0"]) {
+  test(`HTTP replay on ${listen}: idle connections are closed, a quiet SSE stream is not`, async () => {
+    await idleConnectionsClosed(listen);
+  });
+}
+
+async function idleConnectionsClosed(listen: string) {
   const IDLE_MS = 800;
   const engine = new ReplayEngine(await loadCassette(await recordHang()));
   let stop!: () => void;
@@ -149,7 +154,7 @@ test("HTTP replay on an exposed address: idle connections are closed, a quiet SS
   let url = "";
   const listening = new Promise<void>((resolve) => {
     void serveHttp(engine, {
-      listen: "0.0.0.0:0",
+      listen,
       idleTimeoutMs: IDLE_MS,
       until,
       log: (line) => logged.push(line),
@@ -164,7 +169,7 @@ test("HTTP replay on an exposed address: idle connections are closed, a quiet SS
   const sockets: net.Socket[] = [];
   const stream = new AbortController();
   try {
-    assert.ok(logged.some((line) => /reachable from other machines/.test(line)), "the exposure is announced");
+    if (listen.startsWith("0.0.0.0")) assert.ok(logged.some((line) => /reachable from other machines/.test(line)), "the exposure is announced");
     const silent = await connect(port);
     const partial = await connect(port);
     partial.write("POST /mcp HTTP/1.1\r\nHost: 127.0.0.1");
@@ -196,10 +201,10 @@ test("HTTP replay on an exposed address: idle connections are closed, a quiet SS
     assert.ok(partialMs !== undefined, "a connection that stopped in the middle of its headers is closed");
     assert.ok(keptAliveMs !== undefined, "a keep-alive connection idle after its answer is closed");
     assert.equal(quietEnded, false, `a quiet SSE stream is still open after ${limit} ms`);
-    figure("http-idle-exposed", { idleTimeoutMs: IDLE_MS, silentMs: Math.round(silentMs), partialMs: Math.round(partialMs), keptAliveMs: Math.round(keptAliveMs), sseOpenAfterMs: limit });
+    figure("http-idle", { listen, idleTimeoutMs: IDLE_MS, silentMs: Math.round(silentMs), partialMs: Math.round(partialMs), keptAliveMs: Math.round(keptAliveMs), sseOpenAfterMs: limit });
   } finally {
     stream.abort();
     for (const socket of sockets) socket.destroy();
     stop();
   }
-});
+}
