@@ -70,10 +70,10 @@ export class AnswerBook<T extends Keyed> {
   take(key: RequestKey, inexact = true): Match<T> | undefined {
     const queue = this.#byKey.get(key.key);
     if (queue) {
-      const position = this.#cursor.get(key.key) ?? 0;
-      const fresh = queue.slice(position).find((item) => !this.#used.has(item));
-      if (fresh) {
-        this.#cursor.set(key.key, queue.indexOf(fresh) + 1);
+      for (let at = this.#cursor.get(key.key) ?? 0; at < queue.length; at++) {
+        const fresh = queue[at];
+        if (this.#used.has(fresh)) continue;
+        this.#cursor.set(key.key, at + 1);
         this.#used.add(fresh);
         return { item: fresh, kind: "exact" };
       }

@@ -147,8 +147,13 @@ function sseEvent(data: string, sse: SseFields | undefined): SseEvent {
   return event;
 }
 
-/** What replaying one POSTed request produces: a JSON body or an SSE stream. */
-class Reply {
+const DONE: Promise<void> = Promise.resolve();
+
+/**
+ * What replaying one POSTed request produces: a JSON body or an SSE stream.
+ * It is the engine's {@linkcode Outlet} for that request.
+ */
+class Reply implements Outlet {
   readonly response: Promise<Response>;
   #resolve!: (response: Response) => void;
   #settled = false;
@@ -158,6 +163,8 @@ class Reply {
   #respondedOnStream = false;
   #dropAfter: number | undefined;
   #detached: { queue: string[]; target?: SseChannel; done: boolean } | undefined;
+  /** No recording matched (the engine answered a miss, or nothing). */
+  missed = true;
 
   constructor(
     private readonly live: LiveSession | undefined,
@@ -230,7 +237,17 @@ class Reply {
     live.detached.set(this.#stream, this.#detached);
   }
 
-  send(message: JsonRpcMessage, sse: SseFields | undefined): void {
+  begin(trigger: Trigger): void {
+    this.missed = false;
+    this.recorded = trigger.x === undefined ? undefined : this.server.index.exchanges.get(trigger.x);
+  }
+
+  send(message: JsonRpcMessage, sse?: SseFields): Promise<void> {
+    this.#send(message, sse);
+    return DONE;
+  }
+
+  #send(message: JsonRpcMessage, sse: SseFields | undefined): void {
     const answer = this.#isAnswer(message);
     if (!answer && sse?.stream === "get" && this.live) {
       this.live.sendOnGet(sseEvent(JSON.stringify(message), sse));
@@ -245,19 +262,23 @@ class Reply {
     this.#write(sseEvent(JSON.stringify(message), sse));
   }
 
-  raw(text: string, sse: SseFields | undefined): void {
+  raw(text: string, sse?: SseFields): Promise<void> {
     if (!this.#channel && !this.#detached && this.recorded?.response?.body !== "sse") {
-      this.#settle(new Response(text, { status: this.#status(), headers: { ...this.headers, "content-type": "application/json" } }));
-      return;
-    }
-    this.#write(sseEvent(text, sse));
+      this.#settle(jsonResponse(text, this.#status(), this.headers));
+    } else this.#write(sseEvent(text, sse));
+    return DONE;
   }
 
-  event(data: string, sse: SseFields): void {
+  event(data: string, sse: SseFields): Promise<void> {
     this.#write(sseEvent(data, sse));
+    return DONE;
   }
 
-  fault(fault: Fault): boolean {
+  fault(fault: Fault): Promise<boolean> {
+    return Promise.resolve(this.#fault(fault));
+  }
+
+  #fault(fault: Fault): boolean {
     if (fault.kind === "http-status") {
       if (this.#settled) return false;
       this.#settle(new Response(fault.body ?? null, { status: fault.status, headers: { ...this.headers, ...fault.headers } }));
@@ -279,7 +300,8 @@ class Reply {
   }
 
   /** The request's replay is over: close what was recorded closed, keep open what the client closed. */
-  finish(missed: boolean): void {
+  finish(): void {
+    const missed = this.missed;
     if (this.#detached) {
       this.#detached.done = true;
       this.#detached.target?.close();
@@ -469,23 +491,14 @@ class HttpReplayServer {
     const session = replay ?? live!.replay;
     if (live) live.triggers++;
     const reply = new Reply(live, message.id as Json, headers, this);
-    let missed = true;
-    const outlet: Outlet = {
-      begin: (trigger: Trigger) => {
-        missed = false;
-        reply.recorded = trigger.x === undefined ? undefined : this.index.exchanges.get(trigger.x);
-      },
-      send: (msg, sse) => Promise.resolve(reply.send(msg, sse)),
-      raw: (text, sse) => Promise.resolve(reply.raw(text, sse)),
-      event: (data, sse) => Promise.resolve(reply.event(data, sse)),
-      fault: (fault) => Promise.resolve(reply.fault(fault)),
+    const finish = () => {
+      reply.finish();
+      live?.pump();
     };
-    session.receive(message, outlet)
-      .catch((error) => this.options.log?.(`internal error: ${(error as Error).message}`))
-      .finally(() => {
-        reply.finish(missed);
-        live?.pump();
-      });
+    session.receive(message, reply).then(finish, (error) => {
+      this.options.log?.(`internal error: ${(error as Error).message}`);
+      finish();
+    });
     live?.pump();
     return reply.response;
   }
