@@ -27,7 +27,7 @@
  * and through `record --url`.
  *
  * Usage: bun scripts/bench_http.ts [--sessions 50] [--calls 20] [--per-worker 4]
- *          [--warmup 8] [--rounds 5] [--passes 2] [--events 200] [--interval 5] [--write]
+ *          [--warmup 8] [--rounds 7] [--passes 2] [--events 200] [--interval 5] [--write]
  *   (or: deno run -A scripts/bench_http.ts …; Bun costs less on the client side)
  *   --write  replace the "Streamable HTTP (issue 11)" section of BENCHMARKS.md
  *
@@ -53,7 +53,7 @@ const { values } = parseArgs({
     calls: { type: "string", default: "20" },
     "per-worker": { type: "string", default: "4" },
     warmup: { type: "string", default: "8" },
-    rounds: { type: "string", default: "5" },
+    rounds: { type: "string", default: "7" },
     passes: { type: "string", default: "2" },
     events: { type: "string", default: "200" },
     interval: { type: "string", default: "5" },
