@@ -81,6 +81,19 @@ export function serve(options: ServeOptions, handler: HttpHandler): Promise<Http
   return serveOn ? Promise.resolve(serveTracked(options, handler, serveOn)) : serveUntracked(options, handler);
 }
 
+/**
+ * Shuts one connection's server down. Deno throws from the abort when the
+ * connection is already gone (seen as an uncaught BadResource that ended a
+ * recorder before it wrote its cassette): gone is what was wanted.
+ */
+function shutDown(tracked: Tracked): void {
+  try {
+    tracked.stop.abort();
+  } catch {
+    // Already closed.
+  }
+}
+
 /** One accepted connection: shut down after `idleMs` with nothing in flight. */
 interface Tracked {
   inFlight: number;
@@ -95,30 +108,46 @@ function serveTracked(options: ServeOptions, handler: HttpHandler, serveOn: Serv
   const idleMs = options.idleTimeoutMs ?? 30_000;
   const open = new Set<Tracked>();
   const serveConnection = (conn: DenoConn) => {
-    const tracked: Tracked = { inFlight: 0, lastActive: performance.now(), stop: new AbortController(), finished: Promise.resolve() };
-    const remote = conn.remoteAddr.hostname;
-    const done = () => {
-      tracked.inFlight--;
-      tracked.lastActive = performance.now();
+    const tracked: Tracked = {
+      inFlight: 0,
+      lastActive: performance.now(),
+      stop: new AbortController(),
+      finished: Promise.resolve(),
     };
+    const remote = conn.remoteAddr.hostname;
     open.add(tracked);
     tracked.finished = serveOn(conn, tracked.stop.signal, (request, info) => {
       tracked.inFlight++;
       // `completed` settles when the response has been sent (or failed): a
       // streaming response keeps its connection busy until then.
+      const done = () => {
+        tracked.inFlight--;
+        tracked.lastActive = performance.now();
+      };
       if (info.completed) info.completed.then(done, done);
       else queueMicrotask(done);
       return handle(request, remote);
     }, internalError, () => {}).finished.catch(() => {}).finally(() => open.delete(tracked));
   };
   const accepting = (async () => {
-    for await (const conn of listener) serveConnection(conn);
+    for await (const conn of listener) {
+      try {
+        serveConnection(conn);
+      } catch {
+        // Gone before it could be served; the next connection still is.
+        try {
+          conn.close();
+        } catch {
+          // Already closed.
+        }
+      }
+    }
   })().catch(() => {});
   // One sweep for all connections, rather than a timer re-armed on every request.
   const sweep = setInterval(() => {
     const now = performance.now();
     for (const tracked of open) {
-      if (tracked.inFlight === 0 && now - tracked.lastActive >= idleMs) tracked.stop.abort();
+      if (tracked.inFlight === 0 && now - tracked.lastActive >= idleMs) shutDown(tracked);
     }
   }, Math.max(50, Math.min(idleMs / 2, 5000)));
   return {
@@ -128,7 +157,7 @@ function serveTracked(options: ServeOptions, handler: HttpHandler, serveOn: Serv
       clearInterval(sweep);
       listener.close();
       await accepting;
-      for (const tracked of open) tracked.stop.abort();
+      for (const tracked of open) shutDown(tracked);
       await Promise.all([...open].map((tracked) => tracked.finished));
     },
   };
