@@ -1,8 +1,8 @@
 /**
- * A bounded memo for pure verdicts on header values. A client sends the same
- * few `Host`, `Origin`, `Accept` and `Content-Type` values on every request,
- * so a server that parses them once per distinct value saves that work on
- * every request after the first.
+ * A bounded memo for pure verdicts on small, recurring strings: a client
+ * sends the same few `Host`, `Origin`, `Accept` and `Content-Type` values on
+ * every request, and the same few keys in every message, so judging each
+ * distinct one once saves that work on every request after the first.
  *
  * @module
  */

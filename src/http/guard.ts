@@ -6,7 +6,7 @@
  * @module
  */
 import { UsageError } from "../errors.ts";
-import { memoize } from "./memo.ts";
+import { memoize } from "../memo.ts";
 
 /** A parsed `HOST:PORT`. */
 export interface ListenAddress {

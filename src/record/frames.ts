@@ -9,16 +9,31 @@ import type { Json } from "../jsonrpc.ts";
 
 /** The entry for one line seen on the wire. */
 export function entryForLine(line: string, dir: Direction, t: number, session?: string): MessageEntry | RawEntry {
-  const base = session === undefined ? { t } : { t, session };
-  const trimmed = line.trim();
-  if (trimmed.startsWith("{") || trimmed.startsWith("[")) {
+  const msg = LOOKS_LIKE_JSON.test(line) ? parseJson(line) : undefined;
+  if (msg !== undefined) {
+    return session === undefined ? { type: "message", t, dir, msg } : { type: "message", t, session, dir, msg };
+  }
+  return session === undefined ? { type: "raw", t, dir, text: line } : { type: "raw", t, session, dir, text: line };
+}
+
+/** An object or an array, after optional whitespace. */
+const LOOKS_LIKE_JSON = /^\s*[{[]/;
+
+/**
+ * The line as JSON, or undefined. JSON.parse skips JSON's own whitespace, so
+ * the trimmed copy (for other Unicode spaces around the value) is made only
+ * when that fails.
+ */
+function parseJson(line: string): Json | undefined {
+  try {
+    return JSON.parse(line) as Json;
+  } catch {
     try {
-      return { type: "message", ...base, dir, msg: JSON.parse(trimmed) as Json };
+      return JSON.parse(line.trim()) as Json;
     } catch {
-      // Not JSON after all: kept as raw text below.
+      return undefined;
     }
   }
-  return { type: "raw", ...base, dir, text: line };
 }
 
 /** Milliseconds since `start`, to the microsecond. */

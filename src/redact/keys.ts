@@ -28,6 +28,7 @@
  *
  * @module
  */
+import { memoize } from "../memo.ts";
 
 const CREDENTIAL_WORDS: ReadonlySet<string> = new Set([
   "token",
@@ -98,13 +99,17 @@ export function foldKey(key: string): string {
   return key.toLowerCase().replace(/[\s\-_.]+/g, "");
 }
 
-/** True for keys whose value is protocol state: never redacted by any rule. */
-export function isProtocolKey(key: string): boolean {
-  return PROTOCOL_KEYS.has(foldKey(key));
-}
+/**
+ * True for keys whose value is protocol state: never redacted by any rule.
+ * Memoized, as is {@linkcode isCredentialKey}: the redactor asks about every
+ * key of every frame, and frames repeat the same few keys.
+ */
+export const isProtocolKey: (key: string) => boolean = memoize((key) => PROTOCOL_KEYS.has(foldKey(key)), 4096);
 
 /** True when the value under `key` is, by the key rule above, a credential. */
-export function isCredentialKey(key: string): boolean {
+export const isCredentialKey: (key: string) => boolean = memoize(credentialKey, 4096);
+
+function credentialKey(key: string): boolean {
   if (isProtocolKey(key)) return false;
   const words = keyWords(key);
   if (words.length > 1 && VALUE_SUFFIXES.has(words[words.length - 1])) words.pop();

@@ -257,6 +257,8 @@ export class RuleEngine implements Redactor {
 
   /** Runs text rules over `text` until nothing more changes, never touching placeholders. */
   #scrub(text: string, rules: TextRule[], pointer: () => string, hit: Hit): string {
+    // Most strings hold nothing any rule finds: say so before splitting out placeholders.
+    if (!rules.some((rule) => rule.find(text).length > 0)) return text;
     let current = text;
     for (let pass = 0; pass < MAX_PASSES; pass++) {
       const next = this.#scrubOnce(current, rules, pointer, hit);
