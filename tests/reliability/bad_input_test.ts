@@ -24,7 +24,7 @@ const dir = tempDir("mcp-cassette-bad-");
 const cassette = path.join(dir, "bad.cassette.jsonl");
 
 /** The client side of the recorded session: the same script drives record and replay. */
-async function script(server: LineProcess, options: { replay: boolean }) {
+async function script(server: LineProcess) {
   server.send(initialize());
   await server.answer(1);
   server.send({ jsonrpc: "2.0", method: "notifications/initialized" });
@@ -60,7 +60,7 @@ function expectedEntries(): Pick<Entry & { msg?: unknown; text?: string }, "type
 /** The recording both suites use, started once. */
 const recording = (async () => {
   const live = new LineProcess([...CLI, "record", "-o", cassette, "--", ...FIXTURE, "serve"], { keepBytes: true });
-  const recorded = await script(live, { replay: false });
+  const recorded = await script(live);
   const exit = await live.finish();
   assert.equal(exit.code, 0, live.stderr);
   return { live, recorded };
@@ -108,7 +108,7 @@ describe("server output corpus through record, then replay", () => {
 
   it("replay of that cassette prints the corpus lines again and answers the rest", async () => {
     const replay = new LineProcess([...CLI, "replay", cassette]);
-    const again = await script(replay, { replay: true });
+    const again = await script(replay);
     await replay.finish();
     const expected = expectedEntries();
     assert.equal(again.corpusLines.length, expected.length);
