@@ -13,9 +13,14 @@ export interface CappedBody {
   tooLarge: boolean;
 }
 
+/** The body's declared length, or NaN without a usable Content-Length. */
+function declaredLength(request: Request): number {
+  return Number(request.headers.get("content-length") ?? "NaN");
+}
+
 /** Reads a request body, refusing (without reading it all) one over `maxBytes`. */
 export async function readBodyCapped(request: Request, maxBytes: number): Promise<CappedBody> {
-  const declared = Number(request.headers.get("content-length") ?? "NaN");
+  const declared = declaredLength(request);
   if (Number.isFinite(declared) && declared > maxBytes) {
     await request.body?.cancel().catch(() => {});
     return { bytes: new Uint8Array(0), tooLarge: true };
@@ -60,7 +65,7 @@ const decoder = new TextDecoder();
  * a decode.
  */
 export async function readTextCapped(request: Request, maxBytes: number): Promise<CappedText> {
-  const declared = Number(request.headers.get("content-length") ?? "NaN");
+  const declared = declaredLength(request);
   if (request.body && Number.isFinite(declared) && declared <= maxBytes) return { text: await request.text(), tooLarge: false };
   const read = await readBodyCapped(request, maxBytes);
   return { text: read.tooLarge ? "" : decoder.decode(read.bytes), tooLarge: read.tooLarge };

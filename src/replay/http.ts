@@ -380,7 +380,7 @@ class HttpReplayServer {
       if (exchange.request?.method === "GET" && exchange.request.path === url.pathname + url.search && exchange.response?.text) {
         const origin = originFor(this.bound.hostname, this.bound.port);
         const text = exchange.response.text.replace(/"resource"\s*:\s*"https?:\/\/[^/"]+/, `"resource":"${origin}`);
-        return new Response(text, { status: exchange.response.status, headers: { "content-type": "application/json" } });
+        return jsonResponse(text, exchange.response.status);
       }
     }
     return new Response("Not Found", { status: 404 });
@@ -525,7 +525,7 @@ class HttpReplayServer {
         }
       }
     }));
-    return new Response(JSON.stringify(answers), { status: 200, headers: { ...this.#sessionHeaders(live), "content-type": "application/json" } });
+    return jsonResponse(JSON.stringify(answers), 200, this.#sessionHeaders(live));
   }
 
   #legacyGet(request: Request): Response {

@@ -79,6 +79,12 @@ interface DenoApi {
 const Deno = (globalThis as unknown as { Deno: DenoApi }).Deno;
 const encoder = new TextEncoder();
 
+/** Writes all of `bytes`: one `writeSync` may take only part of them. */
+function writeAllSync(file: { writeSync(bytes: Uint8Array): number }, bytes: Uint8Array): void {
+  let offset = 0;
+  while (offset < bytes.length) offset += file.writeSync(bytes.subarray(offset));
+}
+
 function isNotFound(error: unknown): boolean {
   return (error as { code?: string }).code === "ENOENT";
 }
@@ -140,8 +146,7 @@ function openAppend(path: string, options: { truncate?: boolean } = {}): AppendF
   const file = Deno.openSync(path, { write: true, create: true, append: !options.truncate, truncate: options.truncate });
   return {
     write(bytes) {
-      let offset = 0;
-      while (offset < bytes.length) offset += file.writeSync(bytes.subarray(offset));
+      writeAllSync(file, bytes);
     },
     close() {
       file.close();
@@ -225,8 +230,7 @@ function selfCommand(): string[] {
 function syncWritable(file: { writeSync(bytes: Uint8Array): number; close(): void }): WritableStream<Uint8Array> {
   return new WritableStream({
     write(bytes) {
-      let offset = 0;
-      while (offset < bytes.length) offset += file.writeSync(bytes.subarray(offset));
+      writeAllSync(file, bytes);
     },
     close() {
       file.close();
@@ -253,9 +257,7 @@ export const denoRuntime: Runtime = {
   },
   writeStderr(text) {
     try {
-      const bytes = encoder.encode(text);
-      let offset = 0;
-      while (offset < bytes.length) offset += Deno.stderr.writeSync(bytes.subarray(offset));
+      writeAllSync(Deno.stderr, encoder.encode(text));
     } catch {
       // stderr closed; nothing better to do.
     }
