@@ -69,6 +69,15 @@ export function sampleRss(pid: number, everyMs = 50): { stop: () => number[] } {
   };
 }
 
+/** Checks `done()` every 20 ms until it holds, failing after `timeoutMs`. */
+export async function pollUntil(done: () => boolean, what: string, timeoutMs = 10_000): Promise<void> {
+  const start = Date.now();
+  while (!done()) {
+    if (Date.now() - start > timeoutMs) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
 /** A subprocess spoken to line by line, its stdout kept as lines and as raw bytes. */
 export class LineProcess {
   readonly child: ChildProcessWithoutNullStreams;

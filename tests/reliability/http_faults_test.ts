@@ -13,6 +13,7 @@ import path from "node:path";
 import { loadCassette } from "../../src/cassette/reader.ts";
 import type { Entry } from "../../src/cassette/format.ts";
 import { tempDir } from "../helpers.ts";
+import { pollUntil } from "./_helpers.ts";
 import { callMessage, openSession, post, startHttpFixture, startHttpRecorder } from "./_http.ts";
 import type { Msg } from "./_http.ts";
 
@@ -26,14 +27,6 @@ function exchangeOf(all: Entry[], id: number): Entry[] {
   const request = all.find((entry) => entry.type === "message" && entry.dir === "c2s" && (entry.msg as Msg).id === id);
   assert.ok(request, `request ${id} is in the cassette`);
   return all.filter((entry) => entry.x === request.x);
-}
-
-async function until(done: () => boolean, what: string, timeoutMs = 10_000): Promise<void> {
-  const start = Date.now();
-  while (!done()) {
-    if (Date.now() - start > timeoutMs) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
 }
 
 test("HTTP: a client that drops an SSE stream mid-way is recorded as client-closed; the recorder keeps serving", async () => {
@@ -55,7 +48,7 @@ test("HTTP: a client that drops an SSE stream mid-way is recorded as client-clos
     const answer = await streamed.catch(() => undefined);
     assert.ok(!answer?.complete, "the client left before the end");
     assert.ok(got.length >= 5);
-    await until(() => exchangeOf(entries(cassette), 1).some((entry) => entry.type === "http-end"), "the stream's http-end");
+    await pollUntil(() => exchangeOf(entries(cassette), 1).some((entry) => entry.type === "http-end"), "the stream's http-end");
     const stream = exchangeOf(entries(cassette), 1);
     const ends = stream.filter((entry) => entry.type === "http-end") as { reason: string }[];
     assert.deepEqual(ends.map((end) => end.reason), ["client-closed"]);
@@ -101,7 +94,7 @@ test("HTTP: an upstream that hangs is recorded unanswered, later requests work, 
     }
     abort.abort();
     await givenUp;
-    await until(() => exchangeOf(entries(cassette), 2).some((entry) => entry.type === "http-end"), "the abandoned request's http-end");
+    await pollUntil(() => exchangeOf(entries(cassette), 2).some((entry) => entry.type === "http-end"), "the abandoned request's http-end");
     const abandoned = exchangeOf(entries(cassette), 2);
     assert.deepEqual(abandoned.map((entry) => entry.type), ["http-request", "message", "http-end"]);
     assert.equal((abandoned[2] as { reason: string }).reason, "client-closed");

@@ -17,7 +17,7 @@ import { createRedactor } from "../../src/redact/mod.ts";
 import type { Redactor } from "../../src/redact/mod.ts";
 import type { Json } from "../../src/jsonrpc.ts";
 import { tempDir } from "../helpers.ts";
-import { call, FIXTURE, initialize } from "./_helpers.ts";
+import { call, FIXTURE, initialize, pollUntil } from "./_helpers.ts";
 
 test("a frame that cannot be serialised is forwarded, marked in the cassette, and the session goes on", async () => {
   const cassette = path.join(tempDir("mcp-cassette-unwritable-"), "unwritable.cassette.jsonl");
@@ -50,17 +50,12 @@ test("a frame that cannot be serialised is forwarded, marked in the cassette, an
   const output = new WritableStream<Uint8Array>({ write: (chunk) => void (received += decoder.decode(chunk, { stream: true })) });
   const logged: string[] = [];
   const recording = recordStdio({ command: FIXTURE.concat("serve"), output: cassette, redactor, input, output_stream: output, log: (line) => logged.push(line) });
-  const until = async (what: string, ok: () => boolean) => {
-    for (const start = Date.now(); !ok(); await new Promise((resolve) => setTimeout(resolve, 10))) {
-      if (Date.now() - start > 30_000) throw new Error(`timed out waiting for ${what}`);
-    }
-  };
   send(JSON.stringify(initialize()));
-  await until("the initialize answer", () => answered(1));
+  await pollUntil(() => answered(1), "the initialize answer", 30_000);
   send(JSON.stringify(call(2, "echo", { a: 1 })));
-  await until("the answer that cannot be written", () => answered(2));
+  await pollUntil(() => answered(2), "the answer that cannot be written", 30_000);
   send(JSON.stringify(call(3, "echo", { b: 2 })));
-  await until("the next answer", () => answered(3));
+  await pollUntil(() => answered(3), "the next answer", 30_000);
   end();
   assert.equal(await recording, 0);
 
