@@ -41,6 +41,7 @@ import path from "node:path";
 import process from "node:process";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
+import { replaceSection } from "./bench/benchmarks_md.ts";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const DENO = path.join(ROOT, "node_modules", ".bin", "deno");
@@ -385,21 +386,7 @@ async function main() {
     "",
   ].join("\n");
   console.log(section);
-  if (values.write) writeSection(section);
-}
-
-/** Replaces (or appends) this script's section of BENCHMARKS.md, leaving the others alone. */
-function writeSection(section: string) {
-  const file = path.join(ROOT, "BENCHMARKS.md");
-  const text = fs.existsSync(file) ? fs.readFileSync(file, "utf8") : "# Benchmarks\n";
-  const start = text.indexOf(SECTION);
-  if (start < 0) {
-    fs.writeFileSync(file, text.trimEnd() + "\n\n" + section);
-    return;
-  }
-  const next = text.indexOf("\n## ", start + SECTION.length);
-  const rest = next < 0 ? "" : text.slice(next + 1);
-  fs.writeFileSync(file, text.slice(0, start) + section + (rest ? "\n" + rest : ""));
+  if (values.write) replaceSection(path.join(ROOT, "BENCHMARKS.md"), SECTION, section);
 }
 
 await main();

@@ -25,6 +25,7 @@ import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { buildNpm } from "./build_npm.ts";
 import { compile, hostPlatform } from "./compile.ts";
+import { replaceSection } from "./bench/benchmarks_md.ts";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const CASSETTE = path.join(ROOT, "examples", "cassettes", "weather.cassette.jsonl");
@@ -236,21 +237,10 @@ async function main() {
   if (values.write) writeSection(section);
 }
 
-/** Replaces (or appends) our section of BENCHMARKS.md, leaving the others alone. */
+/** Replaces our section of BENCHMARKS.md, its tables aligned as `deno fmt` aligns them. */
 function writeSection(section: string) {
   const file = path.join(ROOT, "BENCHMARKS.md");
-  const text = fs.existsSync(file) ? fs.readFileSync(file, "utf8") : "# Benchmarks\n";
-  const start = text.indexOf(SECTION);
-  let updated: string;
-  if (start === -1) {
-    updated = text.replace(/\n*$/, "\n\n") + section;
-  } else {
-    const next = text.slice(start + SECTION.length).search(/^## /m);
-    const end = next === -1 ? text.length : start + SECTION.length + next;
-    updated = text.slice(0, start) + section + (next === -1 ? "" : "\n") + text.slice(end);
-  }
-  fs.writeFileSync(file, updated);
-  // Tables aligned as `deno fmt` aligns them, so `deno fmt --check` stays green.
+  replaceSection(file, SECTION, section);
   spawnSync(DENO, ["fmt", file], { cwd: ROOT, stdio: "ignore" });
 }
 
