@@ -7,6 +7,11 @@
 import type { Direction, MessageEntry, RawEntry } from "../cassette/format.ts";
 import type { Json } from "../jsonrpc.ts";
 
+/** What a cassette holds in place of a frame that was forwarded but could not be recorded. */
+export function notRecordedText(what: string): string {
+  return `[mcp-cassette: ${what} was forwarded but not recorded]`;
+}
+
 /** The entry for one line seen on the wire. */
 export function entryForLine(line: string, dir: Direction, t: number, session?: string): MessageEntry | RawEntry {
   const msg = LOOKS_LIKE_JSON.test(line) ? parseJson(line) : undefined;

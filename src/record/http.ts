@@ -25,7 +25,7 @@ import { forwardableHeaders, mediaType, scrubHeaders } from "../http/headers.ts"
 import type { HeaderRedactor } from "../http/headers.ts";
 import { jsonRpcHttpError, readBodyCapped } from "../http/body.ts";
 import { SseSplitter } from "../http/sse_splitter.ts";
-import { elapsed } from "./frames.ts";
+import { elapsed, notRecordedText } from "./frames.ts";
 import type { FrameRedactor } from "./stdio.ts";
 
 /** Default cap on a request body, in bytes. */
@@ -161,17 +161,20 @@ class HttpRecorder {
     return this.#header(undefined);
   }
 
+  /**
+   * Records one message. One that cannot be redacted or serialised is marked
+   * in its place, as on stdio: it was forwarded, and its exchange goes on.
+   */
   #message(msg: Json, dir: Direction, x: number, session: LiveSession | undefined, sse?: SseFields) {
-    const redacted = this.options.redactor ? this.options.redactor.message(msg, dir) : msg;
-    this.#append({
-      type: "message",
-      t: this.#t(),
-      ...(session ? { session: session.name } : {}),
-      x,
-      dir,
-      msg: redacted,
-      ...(sse ? { sse } : {}),
-    });
+    const place = { t: this.#t(), ...(session ? { session: session.name } : {}), x, dir };
+    try {
+      const redacted = this.options.redactor ? this.options.redactor.message(msg, dir) : msg;
+      this.#append({ type: "message", ...place, msg: redacted, ...(sse ? { sse } : {}) });
+    } catch (error) {
+      const what = `a frame that could not be recorded (${(error as Error).message})`;
+      this.options.log?.(`${what} (${dir}) was forwarded but not recorded`);
+      this.#append({ type: "raw", ...place, text: notRecordedText(what), ...(sse ? { sse } : {}) });
+    }
   }
 
   /** Which session a request belongs to; a new one for an initialize without a session id. */

@@ -17,7 +17,7 @@ import { LineSplitter } from "../framing/jsonl.ts";
 import type { LineTooLongError } from "../framing/jsonl.ts";
 import { runtime } from "../runtime/mod.ts";
 import type { ChildProcess } from "../runtime/mod.ts";
-import { elapsed, entryForLine } from "./frames.ts";
+import { elapsed, entryForLine, notRecordedText } from "./frames.ts";
 import { planSession } from "./session_plan.ts";
 
 /** What the recorder uses to scrub frames before they reach disk. */
@@ -112,9 +112,8 @@ export async function recordStdio(options: StdioRecordOptions): Promise<number> 
   };
   /** A frame that was forwarded but cannot be kept: the cassette and stderr say so. */
   const notRecorded = (dir: Direction, what: string): Entry => {
-    const text = `[mcp-cassette: ${what} was forwarded but not recorded]`;
     options.log?.(`${what} (${dir}) was forwarded but not recorded`);
-    return { type: "raw", t: elapsed(start), ...(session === undefined ? {} : { session }), dir, text };
+    return { type: "raw", t: elapsed(start), ...(session === undefined ? {} : { session }), dir, text: notRecordedText(what) };
   };
   const stopSignals = ["SIGINT", "SIGTERM"].map((signal) =>
     runtime.onSignal(signal as "SIGINT" | "SIGTERM", () => child.kill(signal as "SIGINT" | "SIGTERM"))

@@ -5,24 +5,26 @@
  * lies depends on V8's internals (a redacted copy 100,000 levels deep failed
  * in one build and not after an unrelated change), so the failure is made
  * certain here: the recorder runs in process, in front of the real fixture
- * server over real pipes, with the real redactor wrapped so that its result
- * for one tool's answer cannot be serialised.
+ * server over real pipes (stdio) or sockets (HTTP), with the real redactor
+ * wrapped so that its result for the answer to request 2 cannot be serialised.
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import path from "node:path";
 import { loadCassette } from "../../src/cassette/reader.ts";
 import { recordStdio } from "../../src/record/stdio.ts";
+import { recordHttp } from "../../src/record/http.ts";
 import { createRedactor } from "../../src/redact/mod.ts";
 import type { Redactor } from "../../src/redact/mod.ts";
 import type { Json } from "../../src/jsonrpc.ts";
 import { tempDir } from "../helpers.ts";
 import { call, FIXTURE, initialize, pollUntil } from "./_helpers.ts";
+import { callMessage, openSession, post, startHttpFixture } from "./_http.ts";
 
-test("a frame that cannot be serialised is forwarded, marked in the cassette, and the session goes on", async () => {
-  const cassette = path.join(tempDir("mcp-cassette-unwritable-"), "unwritable.cassette.jsonl");
+/** The real redactor, except that its answer to request 2 cannot be serialised. */
+async function unwritableAnswerTo2(): Promise<Redactor> {
   const real = await createRedactor();
-  const redactor: Redactor = {
+  return {
     text: (text, dir) => real.text(text, dir),
     headers: (headers) => real.headers(headers),
     url: (pathAndQuery) => real.url(pathAndQuery),
@@ -35,6 +37,20 @@ test("a frame that cannot be serialised is forwarded, marked in the cassette, an
       return redacted;
     },
   };
+}
+
+/** The marker's place in the cassette, and that the answer to 3 was recorded after it. */
+async function assertMarkedThenRecorded(cassette: string, markerText: RegExp): Promise<void> {
+  const loaded = await loadCassette(cassette);
+  const texts = loaded.entries.map((entry) => entry.type === "raw" ? entry.text : entry.type === "message" ? JSON.stringify(entry.msg) : "");
+  const marker = texts.findIndex((text) => markerText.test(text));
+  assert.ok(marker >= 0, "the unwritable frame's place is marked");
+  assert.ok(texts.slice(marker + 1).some((text) => text.includes('"id":3') && text.includes('"result"')), "the next answer is recorded after it");
+}
+
+test("stdio: a frame that cannot be serialised is forwarded, marked in the cassette, and the session goes on", async () => {
+  const cassette = path.join(tempDir("mcp-cassette-unwritable-"), "unwritable.cassette.jsonl");
+  const redactor = await unwritableAnswerTo2();
   const encoder = new TextEncoder();
   let send!: (text: string) => void;
   let end!: () => void;
@@ -59,10 +75,43 @@ test("a frame that cannot be serialised is forwarded, marked in the cassette, an
   end();
   assert.equal(await recording, 0);
 
-  const loaded = await loadCassette(cassette);
-  const texts = loaded.entries.map((entry) => entry.type === "raw" ? entry.text : entry.type === "message" ? JSON.stringify(entry.msg) : "");
-  const marker = texts.findIndex((text) => /^\[mcp-cassette: a frame of \d+ characters that could not be written \(.+\) was forwarded but not recorded\]$/.test(text));
-  assert.ok(marker >= 0, "the unwritable frame's place is marked");
-  assert.ok(texts.slice(marker + 1).some((text) => text.includes('"id":3') && text.includes('"result"')), "the next answer is recorded after it");
-  assert.ok(logged.some((line) => /could not be written .* \(s2c\) was forwarded but not recorded/.test(line)), "and said on the log");
+  await assertMarkedThenRecorded(cassette, /^\[mcp-cassette: a frame of \d+ characters that could not be written \(.+\) was forwarded but not recorded\]$/);
+  assert.ok(logged.some((line) => /a frame of \d+ characters that could not be written .* \(s2c\) was forwarded but not recorded/.test(line)), "and said on the log");
+});
+
+test("HTTP: a frame that cannot be serialised is forwarded, marked in the cassette, and the exchange goes on", async () => {
+  const cassette = path.join(tempDir("mcp-cassette-unwritable-"), "unwritable-http.cassette.jsonl");
+  const fixture = await startHttpFixture();
+  let stop!: () => void;
+  const until = new Promise<void>((resolve) => (stop = resolve));
+  const logged: string[] = [];
+  let url = "";
+  let listening!: () => void;
+  const ready = new Promise<void>((resolve) => (listening = resolve));
+  const recording = recordHttp({
+    url: fixture.url,
+    output: cassette,
+    redactor: await unwritableAnswerTo2(),
+    until,
+    log: (line) => logged.push(line),
+    onListening: (found) => {
+      url = found;
+      listening();
+    },
+  });
+  try {
+    await ready;
+    const sessionId = await openSession(url, 1);
+    const second = await post(url, callMessage(2, "echo", { a: 1 }), { sessionId });
+    assert.equal(second.status, 200);
+    assert.equal(second.messages[0]?.id, 2, "the answer reached the client");
+    const third = await post(url, callMessage(3, "echo", { b: 2 }), { sessionId });
+    assert.equal(third.messages[0]?.id, 3, "and the next one");
+  } finally {
+    stop();
+    assert.equal(await recording, 0);
+    await fixture.stop("SIGTERM");
+  }
+  await assertMarkedThenRecorded(cassette, /^\[mcp-cassette: a frame that could not be recorded \(.+\) was forwarded but not recorded\]$/);
+  assert.ok(logged.some((line) => /a frame that could not be recorded .* \(s2c\) was forwarded but not recorded/.test(line)), "and said on the log");
 });
