@@ -193,7 +193,7 @@ async function session(url: string, pass: Pass): Promise<void> {
 async function load(url: string, passes = 1): Promise<Pass> {
   const pass: Pass = { requests: 0, errors: 0, seconds: 0, latencies: [] };
   const t0 = performance.now();
-  for (let i = 0; i < passes; i++) {
+  for (let round = 0; round < passes; round++) {
     await Promise.all(Array.from({ length: SESSIONS }, async () => {
       for (let i = 0; i < PER_WORKER; i++) await session(url, pass);
     }));
