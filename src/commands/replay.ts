@@ -5,7 +5,7 @@
  */
 import type { Command, OptionValues } from "../cli/command.ts";
 import { flag, positiveInt, stringList, stringOption } from "../cli/command.ts";
-import type { CassetteHeader } from "../cassette/format.ts";
+import type { CassetteHeader, RedactionInfo } from "../cassette/format.ts";
 import { printErr } from "../cli/output.ts";
 import { loadCassette } from "../cassette/reader.ts";
 import { ExitCode, UsageError } from "../errors.ts";
@@ -16,6 +16,7 @@ import { formatReport } from "../replay/report.ts";
 import type { ReplayReport } from "../replay/report.ts";
 import { serveStdio } from "../replay/stdio.ts";
 import { runtime } from "../runtime/mod.ts";
+import type { Redactor } from "../redact/redactor.ts";
 import { REDACTION_OPTIONS } from "./shared_options.ts";
 
 /** The `replay` command. */
@@ -72,7 +73,7 @@ export const command: Command = {
     if (positionals.length !== 1) throw new UsageError("replay needs exactly one CASSETTE");
     if (flag(values, "new-episodes") || rest.length > 0 || stringOption(values, "run-log")) {
       const { replayNewEpisodes } = await import("../modes/replay_run.ts");
-      return await replayNewEpisodes(positionals[0], rest, values, replayOptions, finishReport);
+      return await replayNewEpisodes(positionals[0], rest, values, { replayOptions, recordingRedactor, finishReport });
     }
     const cassette = await loadCassette(positionals[0]);
     const quiet = flag(values, "quiet");
@@ -108,7 +109,7 @@ export async function replayOptions(
   const faults = faultsFile
     ? await loadFaults(faultsFile, seed)
     : undefined;
-  const redactor = await requestRedactor(values, header);
+  const rewriteRequest = await requestRewriter(values, header);
   return {
     strict: flag(values, "strict"),
     answerTimeoutMs: timeout,
@@ -118,7 +119,7 @@ export async function replayOptions(
       paceScale: stringOption(values, "pace-scale"),
       paceCapMs: stringOption(values, "pace-cap-ms"),
     }),
-    rewriteRequest: redactor ? (message) => redactor.message(message as never, "c2s") : undefined,
+    rewriteRequest,
     log,
   };
 }
@@ -128,18 +129,57 @@ export async function replayOptions(
  * the recording applied (its header says which), plus any given on the command
  * line. A cassette that was never scrubbed gets no rewriting, or a live secret
  * would stop matching its verbatim recording.
+ *
+ * Only requests that do not match as sent are rewritten, and in most sessions
+ * there are none: the built-in rules every recording names load on first
+ * use, which took about 2 ms off replay's start (`scripts/bench.ts`). Rules a
+ * user wrote and packs are built at once, so a mistake in them stops replay
+ * before it serves, with exit 2.
  */
-async function requestRedactor(values: OptionValues, header: CassetteHeader | undefined) {
-  const extra = stringList(values, "redact").length > 0;
+async function requestRewriter(
+  values: OptionValues,
+  header: CassetteHeader | undefined,
+): Promise<ReplayOptions["rewriteRequest"]> {
+  const plan = redactionPlan(values, header);
+  if (!plan) return undefined;
+  if (!plan.builtInOnly) {
+    const redactor = await plan.build();
+    return (message) => redactor.message(message as never, "c2s");
+  }
+  let loading: Promise<Redactor> | undefined;
+  return async (message) => (await (loading ??= plan.build())).message(message as never, "c2s");
+}
+
+/**
+ * The redactor of a recording, for what replay adds to it (`--new-episodes`):
+ * its own rules, plus any given on the command line.
+ */
+export async function recordingRedactor(values: OptionValues, header: CassetteHeader | undefined): Promise<Redactor | undefined> {
+  return await redactionPlan(values, header)?.build();
+}
+
+/** How to build the recording's redactor, or undefined for a cassette never scrubbed. */
+function redactionPlan(values: OptionValues, header: CassetteHeader | undefined) {
+  const extra = stringList(values, "redact");
   // Another tool's rules cannot be re-run here: its cassettes are matched as
   // they are (a live secret will not match that tool's placeholder).
   const recorded = header?.meta?.importedFrom === undefined ? header?.redaction : undefined;
-  if (!recorded && !extra) return undefined;
+  if (!recorded && extra.length === 0) return undefined;
   const hashKey = runtime.env("MCP_CASSETTE_REDACT_KEY") || undefined;
   const base = recorded ?? { rules: [] };
-  const rules = [...base.rules, ...stringList(values, "redact")];
-  const { createReplayRedactor } = await import("../redact/mod.ts");
-  return await createReplayRedactor({ ...base, rules }, { packs: stringList(values, "pack"), hashKey });
+  const packs = stringList(values, "pack");
+  return {
+    builtInOnly: extra.length === 0 && packs.length === 0 && onlyBuiltInRules(base),
+    build: async (): Promise<Redactor> => {
+      const { createReplayRedactor } = await import("../redact/mod.ts");
+      return await createReplayRedactor({ ...base, rules: [...base.rules, ...extra] }, { packs, hashKey });
+    },
+  };
+}
+
+/** True when a recording names only rules that ship with mcp-cassette (nothing that can fail to build). */
+function onlyBuiltInRules(info: RedactionInfo): boolean {
+  return !info.packs?.length && info.rules.every((id) => id === "keys:default" || id.startsWith("detector:"));
 }
 
 /**

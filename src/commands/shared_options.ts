@@ -6,7 +6,6 @@
 import type { OptionSpec, OptionValues } from "../cli/command.ts";
 import { flag, stringList } from "../cli/command.ts";
 import type { FrameRedactor } from "../record/stdio.ts";
-import { createRedactor } from "../redact/mod.ts";
 import { runtime } from "../runtime/mod.ts";
 
 /** How `check` and `verify` name the server they talk to. */
@@ -42,6 +41,8 @@ export async function redactorFromOptions(
   values: OptionValues,
   detectors: boolean | readonly string[] = !flag(values, "no-detectors"),
 ): Promise<FrameRedactor> {
+  // Loaded here, not with this module: replay imports the flags but seldom needs the rules.
+  const { createRedactor } = await import("../redact/mod.ts");
   return await createRedactor({
     rules: stringList(values, "redact"),
     packs: stringList(values, "pack"),

@@ -29,8 +29,12 @@ export interface ReplayOptions {
   /**
    * Applied to each live client message before matching: the client-direction
    * redaction rules, so a scrubbed recording still matches a real secret.
+   * Called only for messages that do not match as sent; it may resolve later
+   * (replay loads the redaction rules on first use).
    */
-  rewriteRequest?: (message: unknown) => unknown;
+  rewriteRequest?: (message: unknown) => unknown | Promise<unknown>;
+  /** Sees each client message as received (record mode `new_episodes` keeps the handshake). */
+  observe?: (message: JsonRpcMessage) => void;
   /** Diagnostics, one line each (stderr on the CLI). */
   log?: (line: string) => void;
   fingerprint?: FingerprintOptions;

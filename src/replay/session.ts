@@ -91,6 +91,7 @@ export class ReplaySession {
       await out.send(errorResponse(null, ErrorCode.InvalidRequest, "Invalid request: not a JSON-RPC object"));
       return;
     }
+    this.options.observe?.(live);
     const hasId = "id" in live && (typeof live.id === "string" || typeof live.id === "number");
     if (typeof live.method === "string") {
       if (hasId) return await this.#request(live as JsonRpcMessage & { id: JsonRpcId }, out);
@@ -102,7 +103,7 @@ export class ReplaySession {
       return await this.#notification(live, out);
     }
     if (hasId && ("result" in live || "error" in live)) {
-      return this.#answer((this.options.rewriteRequest?.(live) ?? live) as JsonRpcMessage);
+      return this.#answer((this.options.rewriteRequest ? await this.options.rewriteRequest(live) : live) as JsonRpcMessage);
     }
     await out.send(errorResponse(null, ErrorCode.InvalidRequest, "Invalid request: no method, result or error"));
   }
@@ -135,15 +136,21 @@ export class ReplaySession {
    * that matches as sent carries nothing they would change (redaction is
    * idempotent), and scrubbing every request cost more than matching it.
    */
-  #keyOf(message: JsonRpcMessage): RequestKey {
+  #keyOf(message: JsonRpcMessage): RequestKey | Promise<RequestKey> {
     const key = requestKey(message, this.options.fingerprint);
     if (!this.options.rewriteRequest || this.#bookFor(message).has(key)) return key;
-    return requestKey(this.options.rewriteRequest(message) as JsonRpcMessage, this.options.fingerprint);
+    return this.#rewrittenKey(message);
+  }
+
+  async #rewrittenKey(message: JsonRpcMessage): Promise<RequestKey> {
+    return requestKey(await this.options.rewriteRequest!(message) as JsonRpcMessage, this.options.fingerprint);
   }
 
   async #request(message: JsonRpcMessage & { id: JsonRpcId }, out: Outlet): Promise<void> {
     const book = this.#bookFor(message);
-    const key = this.#keyOf(message);
+    // Awaited only when rewritten: a request that matches as sent is answered without a pause.
+    const keyed = this.#keyOf(message);
+    const key = keyed instanceof Promise ? await keyed : keyed;
     // Under --strict another call's recording is never a stand-in.
     const match = book.take(key, !this.options.strict);
     if (!match) {
@@ -345,7 +352,8 @@ export class ReplaySession {
       if (flight) flight.cancelled = true;
     }
     const book = this.#bookFor(message);
-    const key = this.#keyOf(message);
+    const keyed = this.#keyOf(message);
+    const key = keyed instanceof Promise ? await keyed : keyed;
     if (!book.has(key)) return; // Client notifications are accepted silently.
     const match = book.take(key);
     if (!match || match.kind === "repeat") return;
