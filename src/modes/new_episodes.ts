@@ -8,7 +8,8 @@
  */
 import { loadCassette } from "../cassette/reader.ts";
 import { CassetteWriter } from "../cassette/writer.ts";
-import type { Entry } from "../cassette/format.ts";
+import type { Direction, Entry } from "../cassette/format.ts";
+import type { Redactor } from "../redact/redactor.ts";
 import type { Json, JsonRpcId, JsonRpcMessage } from "../jsonrpc.ts";
 import { ErrorCode, errorResponse } from "../jsonrpc.ts";
 import type { ReplayOptions } from "../replay/engine.ts";
@@ -26,6 +27,8 @@ export interface NewEpisodesOptions {
   group?: string;
   force?: boolean;
   log?: (line: string) => void;
+  /** Scrubs the appended exchanges (the cassette's own rules); without it they are kept as sent. */
+  redactor?: Redactor;
 }
 
 /** A `new_episodes` run in progress: engine options to use, and the clean-up. */
@@ -80,10 +83,11 @@ class Episodes implements NewEpisodes {
   extend(options: ReplayOptions): ReplayOptions {
     return {
       ...options,
-      rewriteRequest: (message) => {
-        const rewritten = options.rewriteRequest ? options.rewriteRequest(message) : message;
-        this.#observe(rewritten as JsonRpcMessage);
-        return rewritten;
+      // Every message, matched or not: the live server starts only at the first
+      // miss, and is opened with the handshake the client sent earlier.
+      observe: (message) => {
+        options.observe?.(message);
+        this.#observe(message);
       },
       onMiss: (message, context) => this.#forward(message, context?.session),
     };
@@ -100,8 +104,9 @@ class Episodes implements NewEpisodes {
     return Math.round((this.baseT + performance.now() - this.#start) * 1000) / 1000;
   }
 
-  #append(entry: Record<string, unknown>, session: string | undefined): void {
-    const withSession = session && session !== "default" ? { ...entry, session } : entry;
+  #append(entry: { type: "message"; dir: Direction; msg: Json }, session: string | undefined): void {
+    const scrubbed = this.options.redactor ? { ...entry, msg: this.options.redactor.message(entry.msg, entry.dir) } : entry;
+    const withSession = session && session !== "default" ? { ...scrubbed, session } : scrubbed;
     this.#writer!.append({ ...withSession, t: this.#t(), appended: true } as unknown as Entry);
   }
 

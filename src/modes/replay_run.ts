@@ -13,6 +13,7 @@ import type { CassetteHeader } from "../cassette/format.ts";
 import { UsageError } from "../errors.ts";
 import { ReplayEngine } from "../replay/engine.ts";
 import type { ReplayOptions } from "../replay/engine.ts";
+import type { Redactor } from "../redact/redactor.ts";
 import type { ReplayReport } from "../replay/report.ts";
 import { serveStdio } from "../replay/stdio.ts";
 import { runtime } from "../runtime/mod.ts";
@@ -20,13 +21,19 @@ import { openNewEpisodes } from "./new_episodes.ts";
 import type { NewEpisodes } from "./new_episodes.ts";
 import { RunReporter } from "./run_report.ts";
 
+/** What the replay command lends this mode (it keeps the flags' meaning). */
+export interface ReplayCommandParts {
+  replayOptions: (values: OptionValues, log: (line: string) => void, header?: CassetteHeader) => Promise<ReplayOptions>;
+  recordingRedactor: (values: OptionValues, header?: CassetteHeader) => Promise<Redactor | undefined>;
+  finishReport: (report: ReplayReport, values: OptionValues, quiet: boolean) => number;
+}
+
 /** Serves `cassette` on stdio with the extras; resolves with the exit code. */
 export async function replayNewEpisodes(
   cassette: string,
   command: string[],
   values: OptionValues,
-  replayOptions: (values: OptionValues, log: (line: string) => void, header?: CassetteHeader) => Promise<ReplayOptions>,
-  finishReport: (report: ReplayReport, values: OptionValues, quiet: boolean) => number,
+  { replayOptions, recordingRedactor, finishReport }: ReplayCommandParts,
 ): Promise<number> {
   const appending = flag(values, "new-episodes");
   if (appending && command.length === 0) throw new UsageError("replay --new-episodes needs the live server command after --");
@@ -39,7 +46,9 @@ export async function replayNewEpisodes(
   const loaded = await loadCassette(cassette);
   let episodes: NewEpisodes | undefined;
   if (appending) {
-    episodes = await openNewEpisodes({ cassette, command, group: stringOption(values, "group"), force: false, log });
+    // What the live server adds is scrubbed by the rules the recording was.
+    const redactor = await recordingRedactor(values, loaded.header);
+    episodes = await openNewEpisodes({ cassette, command, group: stringOption(values, "group"), force: false, log, redactor });
   }
   const stops = (["SIGINT", "SIGTERM"] as const).map((signal) =>
     runtime.onSignal(signal, () => {

@@ -7,7 +7,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import path from "node:path";
 import { loadCassette } from "../../mod.ts";
-import { DENO, EVERYTHING, ROOT, run, tempDir } from "../helpers.ts";
+import { CLI, DENO, EVERYTHING, ROOT, run, tempDir } from "../helpers.ts";
 import type { CassetteResult } from "../../mod.ts";
 
 const WORKER = [DENO, "run", "-A", "--no-check", path.join(ROOT, "tests/api/fixtures/worker.ts")];
@@ -18,8 +18,8 @@ interface WorkerOutput {
   error?: { name: string; message: string };
 }
 
-async function worker(args: string[], env: Record<string, string> = {}): Promise<WorkerOutput> {
-  const done = await run([...WORKER, ...args, "--", ...EVERYTHING], { env, timeoutMs: 120_000 });
+async function worker(args: string[], env: Record<string, string> = {}, server = EVERYTHING): Promise<WorkerOutput> {
+  const done = await run([...WORKER, ...args, "--", ...server], { env, timeoutMs: 120_000 });
   assert.equal(done.code, 0, done.stderr);
   return JSON.parse(done.stdout);
 }
@@ -53,10 +53,13 @@ test("new_episodes: one unrecorded request reaches the live server once and is a
   assert.equal(first.result?.launches[0].action, "record");
   const before = (await loadCassette(cassette)).entries.length;
 
-  const second = await worker(["--cassette", cassette, "--mode", "new_episodes", "--extra"]);
+  // The live server sits behind a recorder of its own, which shows what it was sent.
+  const seenLive = path.join(path.dirname(cassette), "live.cassette.jsonl");
+  const liveServer = [...CLI, "record", "--append-window-ms", "0", "-o", seenLive, "--", ...EVERYTHING];
+  const second = await worker(["--cassette", cassette, "--mode", "new_episodes", "--extra"], {}, liveServer);
   assert.equal(second.error, undefined, JSON.stringify(second.error));
   assert.equal(second.result?.action, "replay-append");
-  assert.equal(second.result?.appended, 1);
+  assert.equal(second.result?.appended, 2);
   assert.deepEqual(second.result?.misses, []);
   const fresh = second.results!.fresh as { structuredContent: { temperature: number } };
   assert.equal(typeof fresh.structuredContent.temperature, "number");
@@ -66,12 +69,22 @@ test("new_episodes: one unrecorded request reaches the live server once and is a
   assert.ok(appended.length >= 2);
   assert.ok(appended.every((entry) => entry.appended === true));
   const forwarded = appended.filter((entry) => entry.type === "message" && entry.dir === "c2s");
-  assert.equal(forwarded.length, 1);
+  assert.equal(forwarded.length, 2);
+  // The appended exchanges are scrubbed by the cassette's own rules, both ways.
+  const written = (await import("node:fs")).readFileSync(cassette, "utf8");
+  assert.doesNotMatch(written, /sk-ant-api03-a{24}/);
+  assert.match(JSON.stringify(forwarded[1]), /key \[REDACTED:anthropic-key\]/);
   assert.deepEqual((forwarded[0] as unknown as { msg: { params: unknown } }).msg.params, { name: "get-structured-content", arguments: { location: "New York" } });
+  // It was opened with the client's own handshake (which matched the cassette) before the miss.
+  const liveMethods = (await loadCassette(seenLive)).entries
+    .filter((entry) => entry.type === "message" && entry.dir === "c2s")
+    .map((entry) => (entry as unknown as { msg: { method?: string } }).msg.method);
+  assert.deepEqual(liveMethods, ["initialize", "notifications/initialized", "tools/call", "tools/call"]);
 
   // CI replays it with recording forbidden: the appended exchange now answers.
   const replayed = await worker(["--cassette", cassette, "--extra"], { MCP_CASSETTE_MODE: "none" });
   assert.equal(replayed.error, undefined, JSON.stringify(replayed.error));
+  // Including the call with the live secret, which matches its scrubbed recording.
   assert.deepEqual(replayed.results, second.results);
   assert.equal((await loadCassette(cassette)).entries.length, after.entries.length);
 });
