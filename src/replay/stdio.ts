@@ -51,8 +51,7 @@ export async function serveStdio(engine: ReplayEngine, options: StdioServeOption
     );
     return lastWrite;
   };
-  const caughtUp = () =>
-    unflushed <= MAX_UNFLUSHED_BYTES ? Promise.resolve() : new Promise<void>((resolve) => (drained = resolve));
+  const caughtUp = () => new Promise<void>((resolve) => (drained = resolve));
   let disconnect: () => void = () => {};
   const disconnected = new Promise<"disconnected">((resolve) => {
     disconnect = () => resolve("disconnected");
@@ -99,7 +98,7 @@ export async function serveStdio(engine: ReplayEngine, options: StdioServeOption
       if (done) break;
       for (const line of splitter.push(value)) {
         // One chunk may hold many requests: wait for the client between them.
-        await caughtUp();
+        if (unflushed > MAX_UNFLUSHED_BYTES) await caughtUp();
         if (closed) break;
         handle(line);
       }

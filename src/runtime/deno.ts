@@ -44,7 +44,7 @@ interface DenoApi {
   args: string[];
   pid: number;
   build: { os: string; standalone?: boolean };
-  stdin: { readable: ReadableStream<Uint8Array> };
+  stdin: { read(buffer: Uint8Array): Promise<number | null>; close(): void };
   stdout: { writeSync(bytes: Uint8Array): number; close(): void };
   stderr: { writable: WritableStream<Uint8Array>; writeSync(bytes: Uint8Array): number };
   env: { get(name: string): string | undefined; toObject(): Record<string, string> };
@@ -238,6 +238,29 @@ function syncWritable(file: { writeSync(bytes: Uint8Array): number; close(): voi
   });
 }
 
+/**
+ * Our stdin, read into one buffer and handed on as a copy of what arrived.
+ * `Deno.stdin.readable` is a byte stream whose machinery runs on every read;
+ * replay and the recorder read once per message.
+ */
+function stdinStream(bufferBytes = 1 << 16): ReadableStream<Uint8Array> {
+  const buffer = new Uint8Array(bufferBytes);
+  return new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      const read = await Deno.stdin.read(buffer);
+      if (read === null) controller.close();
+      else controller.enqueue(buffer.slice(0, read));
+    },
+    cancel() {
+      try {
+        Deno.stdin.close();
+      } catch {
+        // Already closed.
+      }
+    },
+  }, { highWaterMark: 0 });
+}
+
 let stdin: ReadableStream<Uint8Array> | undefined;
 let stdout: WritableStream<Uint8Array> | undefined;
 let stderr: WritableStream<Uint8Array> | undefined;
@@ -247,7 +270,7 @@ export const denoRuntime: Runtime = {
   name: "deno",
   args: Deno.args,
   get stdin() {
-    return stdin ??= Deno.stdin.readable;
+    return stdin ??= stdinStream();
   },
   get stdout() {
     return stdout ??= syncWritable(Deno.stdout);
