@@ -100,6 +100,8 @@ export class RuleEngine implements Redactor {
   readonly #keys: KeyRule[];
   readonly #pointers: PointerRule[];
   readonly #all: Rule[];
+  readonly #textRuleLists = new Map<string, TextRule[]>();
+  readonly #gates = new WeakMap<TextRule[], RuleGate>();
 
   constructor(rules: Rule[], readonly hashKey: string, readonly packs: RulePack[] = []) {
     this.#all = rules;
@@ -162,8 +164,19 @@ export class RuleEngine implements Redactor {
     return found;
   }
 
-  /** The text rules for `dir`; a key rule for embedded pairs goes before the detectors, so it labels `token=…` first. */
+  /**
+   * The text rules for `dir`; a key rule for embedded pairs goes before the
+   * detectors, so it labels `token=…` first. Built once per combination: the
+   * list's identity keys its hint test (see {@linkcode RuleGate}).
+   */
   #textRules(dir: Direction | "any", keyRule?: TextRule): TextRule[] {
+    const cacheKey = `${dir} ${keyRule === RAW_KEY_RULE ? "raw" : keyRule ? "json" : ""}`;
+    let rules = this.#textRuleLists.get(cacheKey);
+    if (!rules) this.#textRuleLists.set(cacheKey, rules = this.#buildTextRules(dir, keyRule));
+    return rules;
+  }
+
+  #buildTextRules(dir: Direction | "any", keyRule?: TextRule): TextRule[] {
     const rules = this.#text.filter((rule) => applies(rule, dir));
     if (!keyRule) return rules;
     const firstDetector = rules.findIndex((rule) => rule.id.startsWith("detector:"));
@@ -258,7 +271,9 @@ export class RuleEngine implements Redactor {
   /** Runs text rules over `text` until nothing more changes, never touching placeholders. */
   #scrub(text: string, rules: TextRule[], pointer: () => string, hit: Hit): string {
     // Most strings hold nothing any rule finds: say so before splitting out placeholders.
-    if (!rules.some((rule) => rule.find(text).length > 0)) return text;
+    let gate = this.#gates.get(rules);
+    if (!gate) this.#gates.set(rules, gate = new RuleGate(rules));
+    if (!gate.mayFind(text)) return text;
     let current = text;
     for (let pass = 0; pass < MAX_PASSES; pass++) {
       const next = this.#scrubOnce(current, rules, pointer, hit);
@@ -349,6 +364,28 @@ export class RuleEngine implements Redactor {
     }
     const scrubbed = this.#scrub(value, this.#textRules("any"), () => path, hit);
     return scrubbed === value ? pair : `${rawName}=${encodeQuery(scrubbed)}`;
+  }
+}
+
+/**
+ * Whether any of a list of text rules can find something in a string: the
+ * hints of all rules that have one, joined into one pattern and tested once
+ * (most strings match none), then the rules without a hint, and only when a
+ * hint matched, the rules themselves.
+ */
+class RuleGate {
+  readonly #hints: RegExp | undefined;
+  readonly #unhinted: TextRule[];
+
+  constructor(readonly rules: TextRule[]) {
+    const hinted = rules.filter((rule) => rule.hint && rule.hint.flags.replace(/[gy]/g, "") === "");
+    this.#unhinted = rules.filter((rule) => !hinted.includes(rule));
+    this.#hints = hinted.length > 0 ? new RegExp(hinted.map((rule) => `(?:${rule.hint!.source})`).join("|")) : undefined;
+  }
+
+  mayFind(text: string): boolean {
+    if (this.#hints?.test(text)) return this.rules.some((rule) => rule.find(text).length > 0);
+    return this.#unhinted.some((rule) => rule.find(text).length > 0);
   }
 }
 

@@ -30,6 +30,12 @@ interface RuleBase {
 export interface TextRule extends RuleBase {
   kind: "text";
   find(text: string): Span[];
+  /**
+   * A pattern without flags that matches somewhere in every text `find`
+   * finds anything in. The redactor tests the hints of all its rules at once
+   * and skips a string none of them matches.
+   */
+  hint?: RegExp;
 }
 
 /** A rule that redacts the string value under matching object keys. */
@@ -71,6 +77,7 @@ export const EMBEDDED_JSON_KEY_RULE: TextRule = {
   strategy: "replace",
   direction: "both",
   find: (text) => keyValueSpans(JSON_PAIR, text, isCredentialKey),
+  hint: /"\s*:/,
 };
 
 // The value sits in a lookahead so that a non-credential pair (`debug: TOKEN=x`) does not swallow the next one.
@@ -84,6 +91,7 @@ const LOOSE_PAIR =
  */
 export const RAW_KEY_RULE: TextRule = {
   ...EMBEDDED_JSON_KEY_RULE,
+  hint: /[:=]/,
   find: (text) =>
     [
       ...keyValueSpans(JSON_PAIR, text, isCredentialKey),
@@ -117,6 +125,7 @@ export function detectorRules(names?: readonly string[]): TextRule[] {
     strategy: "replace",
     direction: "both",
     find: item.find,
+    hint: item.hint,
   }));
 }
 
