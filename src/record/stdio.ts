@@ -82,8 +82,9 @@ export async function recordStdio(options: StdioRecordOptions): Promise<number> 
     const entry = entryForLine(line, dir, t, session);
     try {
       if (options.redactor) {
-        if (entry.type === "message") entry.msg = options.redactor.message(entry.msg, dir);
-        else entry.text = options.redactor.text(entry.text, dir);
+        // Most frames can be seen to hold nothing to redact from their text alone.
+        if (entry.type === "raw") entry.text = options.redactor.text(entry.text, dir);
+        else if (!options.redactor.keepsLine(line, dir)) entry.msg = options.redactor.message(entry.msg, dir);
       }
     } catch (error) {
       // Unredacted text must not reach the disk: keep a marker in the frame's place.

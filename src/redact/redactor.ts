@@ -38,6 +38,12 @@ export interface Finding {
 export interface Redactor {
   /** A redacted copy of a JSON-RPC message (or batch); the same object when nothing changed. */
   message(msg: Json, dir: Direction): Json;
+  /**
+   * True when {@linkcode message} would leave the message this line of JSON
+   * holds unchanged, judged from the text alone; false when that cannot be
+   * told so cheaply (the line must then go through `message`).
+   */
+  keepsLine(line: string, dir: Direction): boolean;
   /** A redacted raw (non-JSON) line. */
   text(text: string, dir: Direction): string;
   /** Headers without credential-bearing ones, whose names are listed in `credentials`. */
@@ -55,6 +61,16 @@ type Hit = (rule: Rule, path: string, secret: string) => void;
 const ENVELOPE_KEYS = new Set(["jsonrpc", "id", "method"]);
 const BINARY_KEYS = new Set(["data", "blob"]);
 const PLACEHOLDERS = new RegExp(PLACEHOLDER_SOURCE, "g");
+/**
+ * Found, case-insensitively, in every key the default key rule calls a
+ * credential (./keys.ts: the last word, or the last two joined, is one of
+ * its credential words; a one-word key ends in one).
+ */
+const CREDENTIAL_KEY_HINT = /token|secret|passw|passphrase|authorization|credential|cookie|(?:api|private|access)[\s\-_.]*key/i;
+/** The version pair, which a line of JSON can hold outside its strings only (inside, its quotes would be escaped). */
+const VERSION_PAIR = '"jsonrpc":"2.0"';
+/** Anchors, word boundaries and lookarounds: a hint with one may match in a string and not in the line around it. */
+const ASSERTION = /\\[bB]|\^|\$|\(\?<?[=!]/;
 /** Scrubbing a string repeats until nothing changes; rules converge long before this. */
 const MAX_PASSES = 8;
 
@@ -101,6 +117,7 @@ export class RuleEngine implements Redactor {
   readonly #pointers: PointerRule[];
   readonly #all: Rule[];
   readonly #textRuleLists = new Map<string, TextRule[]>();
+  readonly #lineTests = new Map<Direction, RegExp | null>();
   readonly #gates = new WeakMap<TextRule[], RuleGate>();
 
   constructor(rules: Rule[], readonly hashKey: string, readonly packs: RulePack[] = []) {
@@ -112,6 +129,38 @@ export class RuleEngine implements Redactor {
 
   message(msg: Json, dir: Direction): Json {
     return this.#message(msg, dir, () => {});
+  }
+
+  keepsLine(line: string, dir: Direction): boolean {
+    let test = this.#lineTests.get(dir);
+    if (test === undefined) this.#lineTests.set(dir, test = this.#lineTest(dir));
+    if (test === null || line.includes("\\")) return false;
+    // Every message has the version, and the IPv4 hint finds a digit, a dot, a digit in it.
+    const text = line.includes(VERSION_PAIR) ? line.replaceAll(VERSION_PAIR, " ") : line;
+    return !CREDENTIAL_KEY_HINT.test(text) && !test.test(text);
+  }
+
+  /**
+   * The text rules' hints for `dir` as one pattern, or null when those rules
+   * cannot be judged from a line. With no backslash in the line, every key
+   * and string of the message appears in it verbatim, so a hint that finds
+   * nothing in the line finds nothing in any of them; so for the words every
+   * credential key contains (./keys.ts). The embedded-JSON key rule needs a
+   * quote inside a string, which the line would escape.
+   */
+  #lineTest(dir: Direction): RegExp | null {
+    if (this.#pointers.some((rule) => applies(rule, dir))) return null;
+    if (this.#keys.some((rule) => rule !== DEFAULT_KEY_RULE && applies(rule, dir))) return null;
+    const hints: string[] = [];
+    const rules = this.#textRules(dir);
+    // Set aside from the line before the test: it must hold nothing to redact.
+    if (rules.some((rule) => rule.find("2.0").length > 0 || rule.find("jsonrpc").length > 0)) return null;
+    for (const rule of rules) {
+      const hint = rule.hint;
+      if (!hint || hint.flags.replace(/[gy]/g, "") !== "" || ASSERTION.test(hint.source)) return null;
+      hints.push(hint.source);
+    }
+    return hints.length === 0 ? /(?!)/ : new RegExp(hints.map((source) => `(?:${source})`).join("|"));
   }
 
   text(text: string, dir: Direction): string {
