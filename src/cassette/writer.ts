@@ -149,16 +149,14 @@ export class CassetteWriter {
     } else this.#writeLine(entry);
   }
 
-  /** Appends several entries with one write (each still one complete line). */
-  appendAll(entries: readonly Entry[]): void {
-    if (this.#closed || entries.length === 0) return;
-    let text = "";
-    for (const entry of entries) text += JSON.stringify(entry) + "\n";
-    if (this.#pending) {
-      this.#pending.push(...entries);
-      this.#pendingFile?.write(encoder.encode(text));
-      return;
-    }
+  /**
+   * Appends entry lines already serialised, each complete with its newline,
+   * in one write (the stdio recorder keeps a frame's own text this way). Not
+   * for a writer still waiting for its header.
+   */
+  appendLines(text: string): void {
+    if (this.#closed || text === "") return;
+    if (this.#pending) throw new Error("appendLines needs the header written first");
     this.#file.write(encoder.encode(text));
   }
 

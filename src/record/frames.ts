@@ -21,6 +21,28 @@ export function entryForLine(line: string, dir: Direction, t: number, session?: 
   return session === undefined ? { type: "raw", t, dir, text: line } : { type: "raw", t, session, dir, text: line };
 }
 
+/**
+ * True when `line` starts and ends with the brackets of an object or an
+ * array: if it parses, it is JSON text with nothing around it, and can stand
+ * for its value inside a larger JSON text.
+ */
+export function isBareJson(line: string): boolean {
+  const first = line.charCodeAt(0);
+  const last = line.charCodeAt(line.length - 1);
+  return (first === 0x7b && last === 0x7d) || (first === 0x5b && last === 0x5d);
+}
+
+/**
+ * The cassette line of a message entry whose message is `line`, a frame's
+ * own text (which {@linkcode isBareJson} said can stand for it): the frame
+ * kept as it came, not parsed and written again. Fields in the order
+ * {@linkcode entryForLine} gives them.
+ */
+export function messageEntryLine(line: string, dir: Direction, t: number, session?: string): string {
+  const where = session === undefined ? "" : `"session":${JSON.stringify(session)},`;
+  return `{"type":"message","t":${JSON.stringify(t)},${where}"dir":"${dir}","msg":${line}}\n`;
+}
+
 /** An object or an array, after optional whitespace. */
 const LOOKS_LIKE_JSON = /^\s*[{[]/;
 

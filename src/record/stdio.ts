@@ -17,7 +17,7 @@ import { LineSplitter } from "../framing/jsonl.ts";
 import type { LineTooLongError } from "../framing/jsonl.ts";
 import { runtime } from "../runtime/mod.ts";
 import type { ChildProcess } from "../runtime/mod.ts";
-import { elapsed, entryForLine, notRecordedText } from "./frames.ts";
+import { elapsed, entryForLine, isBareJson, messageEntryLine, notRecordedText } from "./frames.ts";
 import { planSession } from "./session_plan.ts";
 
 /** What the recorder uses to scrub frames before they reach disk. */
@@ -54,6 +54,11 @@ export interface StdioRecordOptions {
  * const code = await recordStdio({ command: ["node", "server.js"], output: "s.cassette.jsonl" });
  * ```
  */
+/** One serialised cassette line. */
+function entryLine(entry: Entry): string {
+  return JSON.stringify(entry) + "\n";
+}
+
 export async function recordStdio(options: StdioRecordOptions): Promise<number> {
   // Secrets in the server's arguments must not reach the header either.
   const command = options.redactor ? redactCommandLine(options.redactor, options.command) : options.command;
@@ -78,38 +83,38 @@ export async function recordStdio(options: StdioRecordOptions): Promise<number> 
   const start = performance.now();
   const session = plan.session;
   writer.append({ type: "session", t: 0, session: session ?? "default", event: "start" });
-  const entryFor = (line: string, dir: Direction, t: number): Entry => {
+  /**
+   * The cassette line for a frame. A message with nothing to redact, as most
+   * frames can be seen to hold from their text alone, is kept as its own
+   * text; anything else is redacted and serialised.
+   */
+  const lineFor = (line: string, dir: Direction, t: number): string => {
     const entry = entryForLine(line, dir, t, session);
+    if (entry.type === "message" && isBareJson(line) && (!options.redactor || options.redactor.keepsLine(line, dir))) {
+      return messageEntryLine(line, dir, t, session);
+    }
+    let scrubbed: Entry = entry;
     try {
-      if (options.redactor) {
-        // Most frames can be seen to hold nothing to redact from their text alone.
-        if (entry.type === "raw") entry.text = options.redactor.text(entry.text, dir);
-        else if (!options.redactor.keepsLine(line, dir)) entry.msg = options.redactor.message(entry.msg, dir);
-      }
+      if (options.redactor && entry.type === "raw") scrubbed = { ...entry, text: options.redactor.text(entry.text, dir) };
+      else if (options.redactor && entry.type === "message") scrubbed = { ...entry, msg: options.redactor.message(entry.msg, dir) };
     } catch (error) {
       // Unredacted text must not reach the disk: keep a marker in the frame's place.
-      return notRecorded(dir, `a frame of ${line.length} characters that could not be redacted (${(error as Error).message})`);
+      return entryLine(notRecorded(dir, `a frame of ${line.length} characters that could not be redacted (${(error as Error).message})`));
     }
-    return entry;
+    try {
+      return entryLine(scrubbed);
+    } catch (error) {
+      // Nested deeper than JSON.stringify goes: the frame's place is marked.
+      return entryLine(notRecorded(dir, `a frame of ${line.length} characters that could not be written (${(error as Error).message})`));
+    }
   };
   // One write for all the lines a chunk completed: a burst of small frames
   // costs one system call, not one each.
   const record = (lines: string[], dir: Direction) => {
     const t = elapsed(start);
-    const entries = lines.map((line) => entryFor(line, dir, t));
-    try {
-      writer.appendAll(entries);
-    } catch {
-      // appendAll writes nothing when one entry cannot be serialised (nested
-      // deeper than JSON.stringify goes): write them one by one, marking that one.
-      for (const [index, entry] of entries.entries()) {
-        try {
-          writer.append(entry);
-        } catch (error) {
-          writer.append(notRecorded(dir, `a frame of ${lines[index].length} characters that could not be written (${(error as Error).message})`));
-        }
-      }
-    }
+    let text = "";
+    for (const line of lines) text += lineFor(line, dir, t);
+    writer.appendLines(text);
   };
   /** A frame that was forwarded but cannot be kept: the cassette and stderr say so. */
   const notRecorded = (dir: Direction, what: string): Entry => {

@@ -12,6 +12,7 @@ import { loadCassette } from "../../src/cassette/reader.ts";
 import { makeHeader } from "../../src/cassette/format.ts";
 import type { Entry } from "../../src/cassette/format.ts";
 import { normaliseParams, requestKey, targetName } from "../../src/match/fingerprint.ts";
+import { entryForLine, isBareJson, messageEntryLine } from "../../src/record/frames.ts";
 import { stableStringify } from "../../src/json.ts";
 import type { JsonRpcMessage } from "../../src/jsonrpc.ts";
 import { tempDir } from "../helpers.ts";
@@ -62,6 +63,30 @@ describe("cassette codec", () => {
       }),
       RUNS,
     );
+  });
+});
+
+describe("a frame kept as its own text", () => {
+  const container = fc.oneof(fc.dictionary(fc.string(), json, { maxKeys: 5 }), fc.array(json, { maxLength: 5 }));
+  it("reads back as the entry the recorder would have serialised", () => {
+    fc.assert(
+      fc.property(container, fc.boolean(), dir2, t, session, (value, spaced, dir, at, where) => {
+        // Any JSON layout within the line: spaced out as a person might write it.
+        const line = spaced ? JSON.stringify(value, null, 1).replace(/\n/g, " ") : JSON.stringify(value);
+        assert.ok(isBareJson(line));
+        const kept = messageEntryLine(line, dir, at, where);
+        assert.ok(kept.endsWith("\n") && !kept.slice(0, -1).includes("\n"));
+        assert.deepEqual(JSON.parse(kept), viaJson(entryForLine(line, dir, at, where)));
+        assert.equal(kept, spaced ? kept : JSON.stringify(entryForLine(line, dir, at, where)) + "\n");
+      }),
+      RUNS,
+    );
+  });
+
+  it("is never taken for text with anything around its brackets", () => {
+    for (const line of [' {"a":1}', '{"a":1} ', "\ufeff{}", "\u00a0[]", '"text"', "42", "{", "}"]) {
+      assert.equal(isBareJson(line), false, JSON.stringify(line));
+    }
   });
 });
 
