@@ -110,9 +110,28 @@ function keyText(value: Json | undefined, drop: ReadonlySet<string>, skipTop?: R
   if (value === undefined || value === null) return "null";
   if (typeof value !== "object") return JSON.stringify(value);
   if (depth >= MAX_KEY_DEPTH) throw tooDeep;
-  if (Array.isArray(value)) return `[${value.map((item) => keyText(item, drop, undefined, depth + 1)).join(",")}]`;
-  const keys = Object.keys(value).filter((key) => !drop.has(key) && !skipTop?.has(key)).sort();
-  return `{${keys.map((key) => `${JSON.stringify(key)}:${keyText(value[key], drop, undefined, depth + 1)}`).join(",")}}`;
+  // Loops rather than map/filter/join: replay keys each request once, mostly
+  // before V8 has optimised this, where every callback and array counts.
+  let text: string;
+  if (Array.isArray(value)) {
+    text = "[";
+    for (let i = 0; i < value.length; i++) text += (i === 0 ? "" : ",") + keyText(value[i], drop, undefined, depth + 1);
+    return text + "]";
+  }
+  const keys = Object.keys(value);
+  if (keys.length > 1) keys.sort();
+  text = "{";
+  for (const key of keys) {
+    if (drop.has(key) || skipTop?.has(key)) continue;
+    text += (text.length === 1 ? "" : ",") + JSON.stringify(key) + ":" + keyText(value[key], drop, undefined, depth + 1);
+  }
+  return text + "}";
+}
+
+/** True when `params` has a top-level key the `tools/call` key does not already cover. */
+function hasExtraCallKeys(params: JsonObject, drop: ReadonlySet<string>): boolean {
+  for (const key in params) if (!CALL_TOP_KEYS.has(key) && !drop.has(key)) return true;
+  return false;
 }
 
 /**
@@ -163,9 +182,7 @@ function normalKey(message: JsonRpcMessage, options: FingerprintOptions): Reques
   const drop = options.ignoreKeys?.length ? new Set([...VOLATILE_KEYS, ...options.ignoreKeys]) : VOLATILE_KEYS;
   if (method === "tools/call" && isPlainObject(raw)) {
     const args = drop.has("arguments") ? undefined : raw.arguments;
-    const extra = Object.keys(raw).some((key) => !CALL_TOP_KEYS.has(key) && !drop.has(key))
-      ? ` ${keyText(raw, drop, CALL_TOP_KEYS)}`
-      : "";
+    const extra = hasExtraCallKeys(raw, drop) ? ` ${keyText(raw, drop, CALL_TOP_KEYS)}` : "";
     lazy.key = `${method} ${name ?? ""} ${args === undefined || args === null ? "{}" : keyText(args, drop)}${extra}`;
     return lazy;
   }

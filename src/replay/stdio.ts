@@ -77,7 +77,9 @@ export async function serveStdio(engine: ReplayEngine, options: StdioServeOption
     work.catch((error) => options.log?.(`internal error: ${(error as Error).message}`)).finally(() => inFlight.delete(work));
   };
   const handle = (line: string) => {
-    if (line.trim() === "") return;
+    // A blank line is skipped (one that opens an object or array is not blank: no copy to tell).
+    const first = line.charCodeAt(0);
+    if (first !== 0x7b && first !== 0x5b && line.trim() === "") return;
     let message: unknown;
     try {
       message = JSON.parse(line);
