@@ -5,8 +5,8 @@
  * - replay vs a hand-written in-memory responder (the floor): per-call p50
  *   latency and start-to-first-answer;
  * - the recorder vs a bare byte pipe in the middle: per-call p50;
- * - reading a large cassette through the JSONL framer + JSON.parse vs
- *   JSON.parse alone on the same lines;
+ * - reading a large cassette as the cassette reader does (the file's text,
+ *   the JSONL framer) + JSON.parse vs JSON.parse alone on the same lines;
  * - replay memory against the cassette's size.
  *
  * Usage: deno run -A --v8-flags=--expose-gc scripts/bench.ts [--calls 400] [--rounds 3] [--big-mb 100]
@@ -19,8 +19,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import process from "node:process";
 import { parseArgs } from "node:util";
-import { JsonlBatchStream } from "../src/framing/jsonl.ts";
-import { loadCassette } from "../src/cassette/reader.ts";
+import { lineBatches, loadCassette } from "../src/cassette/reader.ts";
 import { ReplayEngine } from "../src/replay/engine.ts";
 import { runtime } from "../src/runtime/mod.ts";
 
@@ -134,7 +133,7 @@ async function framing(file: string) {
   const timeFramed = async () => {
     const t0 = performance.now();
     let count = 0;
-    for await (const lines of runtime.readFileStream(file).pipeThrough(new JsonlBatchStream())) {
+    for await (const lines of lineBatches(file)) {
       for (const line of lines) JSON.parse(line);
       count += lines.length;
     }

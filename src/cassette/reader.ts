@@ -64,28 +64,30 @@ function checkEntry(path: string, line: number, value: unknown): Entry {
   return entry as Entry;
 }
 
-function openStream(path: string): ReadableStream<Uint8Array> {
+function openStream(path: string): ReadableStream<string> {
   try {
-    return runtime.readFileStream(path);
+    return runtime.readFileText(path);
   } catch (error) {
     throw new CassetteFormatError(path, 0, `cannot read the file: ${(error as Error).message}`);
   }
 }
 
 /**
- * The file's lines, a chunk's worth at a time. A reader loop over the
- * splitter rather than a TransformStream: the stream machinery cost a small
- * cassette's load several milliseconds more at start-up, before V8 had
- * optimised it (replay starts in every client session).
+ * The file's lines, a chunk's worth at a time, without their terminators;
+ * `onUnterminated` hears of a last line with no newline. A reader loop over
+ * the splitter rather than a TransformStream: the stream machinery cost a
+ * small cassette's load several milliseconds more at start-up, before V8 had
+ * optimised it (replay starts in every client session). `scripts/bench.ts`
+ * times this against JSON.parse alone.
  */
-async function* lineBatches(path: string, onUnterminated: (text: string) => void): AsyncGenerator<string[]> {
+export async function* lineBatches(path: string, onUnterminated: (text: string) => void = () => {}): AsyncGenerator<string[]> {
   const reader = openStream(path).getReader();
   const splitter = new LineSplitter();
   try {
     while (true) {
       const { done, value } = await reader.read();
       if (done) break;
-      const lines = splitter.push(value);
+      const lines = splitter.pushText(value);
       if (lines.length > 0) yield lines;
     }
     const { lines, rest } = splitter.end();

@@ -82,6 +82,11 @@ export class LineSplitter {
     return this.#split(this.#text.decode(chunk));
   }
 
+  /** Like {@linkcode push}, for text already decoded (a leading BOM already dropped). */
+  pushText(text: string): string[] {
+    return this.#split(text);
+  }
+
   /** Ends the input: returns the lines still held, and the unterminated rest, if any. */
   end(): { lines: string[]; rest?: string } {
     const lines = this.#split(this.#text.end());

@@ -17,6 +17,7 @@ import type {
   Signal,
   SpawnOptions,
 } from "./types.ts";
+import { fileText } from "./file_text.ts";
 
 /** The slice of the `Deno` namespace used here (declared, so tsc can build without Deno's types). */
 interface DenoFile {
@@ -209,27 +210,12 @@ function openAppend(path: string, options: { truncate?: boolean } = {}): AppendF
   };
 }
 
-/** 1 MiB reads pulled on demand (the file opens at the first read). */
-function readFileStream(path: string, chunkBytes = 1 << 20): ReadableStream<Uint8Array> {
-  let file: DenoFile | undefined;
-  return new ReadableStream<Uint8Array>({
-    async start() {
-      file = await Deno.open(path, { read: true });
-    },
-    async pull(controller) {
-      const buffer = new Uint8Array(chunkBytes);
-      const read = await file!.read(buffer);
-      if (read === null) {
-        file!.close();
-        controller.close();
-        return;
-      }
-      controller.enqueue(read === chunkBytes ? buffer : buffer.subarray(0, read));
-    },
-    cancel() {
-      file?.close();
-    },
-  }, { highWaterMark: 0 });
+/** The file's text; the file opens at the first read. */
+function readFileText(path: string): ReadableStream<string> {
+  return fileText(async () => {
+    const file = await Deno.open(path, { read: true });
+    return { read: (buffer) => file.read(buffer), close: () => file.close() };
+  });
 }
 
 async function stat(path: string): Promise<FileInfo | undefined> {
@@ -361,7 +347,7 @@ export const denoRuntime: Runtime = {
   },
   spawnPiped: (command, options = {}) => startChild(command, options, "piped") as PipedChildProcess,
   readTextFile: (path) => Deno.readTextFile(path),
-  readFileStream,
+  readFileText,
   writeTextFile: (path, text) => Deno.writeTextFile(path, text),
   async createExclusive(path, text) {
     try {

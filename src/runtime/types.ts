@@ -110,7 +110,8 @@ export interface Runtime {
   spawnPiped(command: readonly string[], options?: SpawnOptions): PipedChildProcess;
 
   readTextFile(path: string): Promise<string>;
-  readFileStream(path: string): ReadableStream<Uint8Array>;
+  /** The file's text, decoded as UTF-8 a chunk at a time (for files too large to hold as one string). */
+  readFileText(path: string): ReadableStream<string>;
   writeTextFile(path: string, text: string): Promise<void>;
   /** Creates the file only if it does not exist; resolves false when it does. */
   createExclusive(path: string, text: string): Promise<boolean>;
