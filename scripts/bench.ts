@@ -41,6 +41,7 @@ const deno = process.execPath;
 const run = [deno, "run", "-A", "--no-check"];
 const floor = [...run, path.join(root, "scripts/bench/floor_server.ts")];
 const pipe = [...run, path.join(root, "scripts/bench/byte_pipe.ts"), ...floor];
+const denoPipe = (...options: string[]) => [...run, path.join(root, "scripts/bench/durable_pipe.ts"), ...options, "--", ...floor];
 const cli = [...run, path.join(root, "cli.ts")];
 const dir = mkdtempSync(path.join(tmpdir(), "mcp-cassette-bench-"));
 
@@ -83,6 +84,9 @@ async function latency() {
     replay: [...cli, "replay", "--quiet", cassette],
     "byte pipe": pipe,
     recorder: [...cli, "record", "--append-window-ms", "0", "-o", path.join(dir, "rec.cassette.jsonl"), "--", ...floor],
+    // What a recorder cannot go below: the recorder's own pipes, then those writing each line before forwarding it.
+    "pipe as the recorder's": denoPipe(),
+    "same, writing each line first": denoPipe("--journal", path.join(dir, "journal.jsonl")),
   };
   // The replay needs a cassette of exactly this session: record it once first.
   await session([...cli, "record", "--append-window-ms", "0", "-o", cassette, "--", ...floor]);
@@ -194,6 +198,9 @@ if (wants("latency")) {
     `| replay p50 / floor p50 | ${ratio(results.replay.p50Ms, results.floor.p50Ms)} | ≤ 1.10× |`,
     `| replay start / floor start | ${ratio(results.replay.startMs, results.floor.startMs)} | ≤ 1.20× |`,
     `| recorder p50 / byte pipe p50 | ${ratio(results.recorder.p50Ms, results["byte pipe"].p50Ms)} | ≤ 1.10× |`,
+    `| (pipe as the recorder's / byte pipe; same, writing each line first / byte pipe) | ${
+      ratio(results["pipe as the recorder's"].p50Ms, results["byte pipe"].p50Ms)
+    }; ${ratio(results["same, writing each line first"].p50Ms, results["byte pipe"].p50Ms)} | — |`,
   );
 }
 if (wants("framing")) {

@@ -32,6 +32,16 @@ export function isBareJson(line: string): boolean {
   return (first === 0x7b && last === 0x7d) || (first === 0x5b && last === 0x5d);
 }
 
+/** True when `line` parses as JSON. */
+export function isJson(line: string): boolean {
+  try {
+    JSON.parse(line);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /**
  * The cassette line of a message entry whose message is `line`, a frame's
  * own text (which {@linkcode isBareJson} said can stand for it): the frame

@@ -17,7 +17,7 @@ import { LineSplitter } from "../framing/jsonl.ts";
 import type { LineTooLongError } from "../framing/jsonl.ts";
 import { runtime } from "../runtime/mod.ts";
 import type { ChildProcess } from "../runtime/mod.ts";
-import { elapsed, entryForLine, isBareJson, messageEntryLine, notRecordedText } from "./frames.ts";
+import { elapsed, entryForLine, isBareJson, isJson, messageEntryLine, notRecordedText } from "./frames.ts";
 import { planSession } from "./session_plan.ts";
 
 /** What the recorder uses to scrub frames before they reach disk. */
@@ -89,10 +89,10 @@ export async function recordStdio(options: StdioRecordOptions): Promise<number> 
    * text; anything else is redacted and serialised.
    */
   const lineFor = (line: string, dir: Direction, t: number): string => {
-    const entry = entryForLine(line, dir, t, session);
-    if (entry.type === "message" && isBareJson(line) && (!options.redactor || options.redactor.keepsLine(line, dir))) {
+    if (isBareJson(line) && (!options.redactor || options.redactor.keepsLine(line, dir)) && isJson(line)) {
       return messageEntryLine(line, dir, t, session);
     }
+    const entry = entryForLine(line, dir, t, session);
     let scrubbed: Entry = entry;
     try {
       if (options.redactor && entry.type === "raw") scrubbed = { ...entry, text: options.redactor.text(entry.text, dir) };

@@ -66,9 +66,15 @@ const PLACEHOLDERS = new RegExp(PLACEHOLDER_SOURCE, "g");
  * credential (./keys.ts: the last word, or the last two joined, is one of
  * its credential words; a one-word key ends in one).
  */
-const CREDENTIAL_KEY_HINT = /token|secret|passw|passphrase|authorization|credential|cookie|(?:api|private|access)[\s\-_.]*key/i;
-/** The version pair, which a line of JSON can hold outside its strings only (inside, its quotes would be escaped). */
-const VERSION_PAIR = '"jsonrpc":"2.0"';
+const CREDENTIAL_KEY_WORDS = [
+  ...["token", "secret", "passw", "passphrase", "authorization", "credential", "cookie"].map(anyCase),
+  `(?:${["api", "private", "access"].map(anyCase).join("|")})[\\s\\-_.]*${anyCase("key")}`,
+].join("|");
+/** A word as a pattern that matches it in any case (the `i` flag would apply to the whole pattern it joins). */
+function anyCase(word: string): string {
+  return word.replace(/[a-z]/g, (letter) => `[${letter}${letter.toUpperCase()}]`);
+}
+
 /** Anchors, word boundaries and lookarounds: a hint with one may match in a string and not in the line around it. */
 const ASSERTION = /\\[bB]|\^|\$|\(\?<?[=!]/;
 /** Scrubbing a string repeats until nothing changes; rules converge long before this. */
@@ -134,33 +140,30 @@ export class RuleEngine implements Redactor {
   keepsLine(line: string, dir: Direction): boolean {
     let test = this.#lineTests.get(dir);
     if (test === undefined) this.#lineTests.set(dir, test = this.#lineTest(dir));
-    if (test === null || line.includes("\\")) return false;
-    // Every message has the version, and the IPv4 hint finds a digit, a dot, a digit in it.
-    const text = line.includes(VERSION_PAIR) ? line.replaceAll(VERSION_PAIR, " ") : line;
-    return !CREDENTIAL_KEY_HINT.test(text) && !test.test(text);
+    return test !== null && !test.test(line);
   }
 
   /**
-   * The text rules' hints for `dir` as one pattern, or null when those rules
-   * cannot be judged from a line. With no backslash in the line, every key
-   * and string of the message appears in it verbatim, so a hint that finds
-   * nothing in the line finds nothing in any of them; so for the words every
-   * credential key contains (./keys.ts). The embedded-JSON key rule needs a
-   * quote inside a string, which the line would escape.
+   * One pattern that finds, in a line of JSON, whatever might let the rules
+   * for `dir` change the message it holds; null when those rules cannot be
+   * judged from text. It finds a backslash (without one, every key and string
+   * appears in the line verbatim), a word every credential key contains
+   * (./keys.ts), and the hint of any text rule, except at the start of a
+   * `jsonrpc` value: that is protocol state, never redacted, and the IPv4
+   * hint would find "2.0" in every message. The embedded-JSON key rule needs
+   * a quote inside a string, which the line would escape.
    */
   #lineTest(dir: Direction): RegExp | null {
     if (this.#pointers.some((rule) => applies(rule, dir))) return null;
     if (this.#keys.some((rule) => rule !== DEFAULT_KEY_RULE && applies(rule, dir))) return null;
     const hints: string[] = [];
-    const rules = this.#textRules(dir);
-    // Set aside from the line before the test: it must hold nothing to redact.
-    if (rules.some((rule) => rule.find("2.0").length > 0 || rule.find("jsonrpc").length > 0)) return null;
-    for (const rule of rules) {
+    for (const rule of this.#textRules(dir)) {
       const hint = rule.hint;
       if (!hint || hint.flags.replace(/[gy]/g, "") !== "" || ASSERTION.test(hint.source)) return null;
-      hints.push(hint.source);
+      hints.push(`(?:${hint.source})`);
     }
-    return hints.length === 0 ? /(?!)/ : new RegExp(hints.map((source) => `(?:${source})`).join("|"));
+    const text = hints.length === 0 ? "" : `|(?<!"jsonrpc":")(?:${hints.join("|")})`;
+    return new RegExp(`\\\\|${CREDENTIAL_KEY_WORDS}${text}`);
   }
 
   text(text: string, dir: Direction): string {
