@@ -13,12 +13,12 @@ import type { Redactor } from "../redact/mod.ts";
 import { CassetteWriter } from "../cassette/writer.ts";
 import { ServerUnreachableError } from "../errors.ts";
 import type { JsonObject } from "../jsonrpc.ts";
-import { LineSplitter } from "../framing/jsonl.ts";
 import type { LineTooLongError } from "../framing/jsonl.ts";
 import { runtime } from "../runtime/mod.ts";
 import type { ChildProcess } from "../runtime/mod.ts";
 import { elapsed, entryForLine, isBareJson, isJson, messageEntryLine, notRecordedText } from "./frames.ts";
 import { planSession } from "./session_plan.ts";
+import { pump } from "./pump.ts";
 
 /** What the recorder uses to scrub frames before they reach disk. */
 export type FrameRedactor = Redactor;
@@ -149,38 +149,4 @@ export async function recordStdio(options: StdioRecordOptions): Promise<number> 
   writer.append({ type: "session", t: elapsed(start), session: session ?? "default", event: "end", exitCode: code });
   await writer.close();
   return code;
-}
-
-/**
- * Copies bytes from `from` to `to` verbatim, handing the lines each chunk
- * completed to `onLines` before the chunk is forwarded.
- */
-async function pump(
-  from: ReadableStream<Uint8Array>,
-  to: WritableStream<Uint8Array>,
-  onLines: (lines: string[]) => void,
-  onOverlong: (error: LineTooLongError) => void,
-): Promise<void> {
-  // An over-long line is still forwarded; only its recording is skipped.
-  const splitter = new LineSplitter({ onOverlong });
-  const writer = to.getWriter();
-  const reader = from.getReader();
-  try {
-    while (true) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      const lines = splitter.push(value);
-      if (lines.length > 0) onLines(lines);
-      // Awaiting the write is the backpressure: a slow reader slows the reads above.
-      await writer.write(value);
-    }
-    const { lines, rest } = splitter.end();
-    if (rest !== undefined) lines.push(splitter.finish(rest));
-    if (lines.length > 0) onLines(lines);
-  } catch {
-    // The other side went away; what was forwarded is already on disk.
-  } finally {
-    await writer.close().catch(() => {});
-    reader.releaseLock();
-  }
 }

@@ -1,0 +1,43 @@
+/**
+ * The recorder's copy loop: bytes pass through verbatim, and each chunk's
+ * complete lines are handed over before the chunk is forwarded, so what a
+ * kill interrupts was never forwarded unrecorded.
+ *
+ * @module
+ */
+import { LineSplitter } from "../framing/jsonl.ts";
+import type { LineTooLongError } from "../framing/jsonl.ts";
+
+/**
+ * Copies bytes from `from` to `to` verbatim, handing the lines each chunk
+ * completed to `onLines` before the chunk is forwarded.
+ */
+export async function pump(
+  from: ReadableStream<Uint8Array>,
+  to: WritableStream<Uint8Array>,
+  onLines: (lines: string[]) => void,
+  onOverlong: (error: LineTooLongError) => void,
+): Promise<void> {
+  // An over-long line is still forwarded; only its recording is skipped.
+  const splitter = new LineSplitter({ onOverlong });
+  const writer = to.getWriter();
+  const reader = from.getReader();
+  try {
+    while (true) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      const lines = splitter.push(value);
+      if (lines.length > 0) onLines(lines);
+      // Awaiting the write is the backpressure: a slow reader slows the reads above.
+      await writer.write(value);
+    }
+    const { lines, rest } = splitter.end();
+    if (rest !== undefined) lines.push(splitter.finish(rest));
+    if (lines.length > 0) onLines(lines);
+  } catch {
+    // The other side went away; what was forwarded is already on disk.
+  } finally {
+    await writer.close().catch(() => {});
+    reader.releaseLock();
+  }
+}
