@@ -84,6 +84,29 @@ const PROTOCOL_KEYS: ReadonlySet<string> = new Set([
   "mimetype",
 ]);
 
+/**
+ * A pattern, without flags, found in every key {@linkcode isCredentialKey}
+ * accepts: a credential word in any case, a two-word one (`api key`) with
+ * any separators between its words. The last word of such a key, or the
+ * last two joined, is a credential word, or the key is one word ending in
+ * one, and its words are its own letters split and lower-cased. The
+ * redactor tests whole lines of JSON with it (./redactor.ts).
+ */
+export const CREDENTIAL_KEY_PATTERN: string = [...CREDENTIAL_WORDS].map(credentialWordPattern).join("|");
+
+function credentialWordPattern(word: string): string {
+  for (const first of JOINED_ENDINGS) {
+    const rest = word.slice(first.length);
+    if (word.startsWith(first) && (rest === "key" || rest === "keys")) return `${anyCase(first)}[\\s\\-_.]*${anyCase(rest)}`;
+  }
+  return anyCase(word);
+}
+
+/** A word as a pattern that matches it in any case (an `i` flag would apply to all a pattern is joined with). */
+function anyCase(word: string): string {
+  return word.replace(/[a-z]/g, (letter) => `[${letter}${letter.toUpperCase()}]`);
+}
+
 /** Splits a key into lower-case words. */
 export function keyWords(key: string): string[] {
   return key

@@ -16,7 +16,7 @@ import type { Direction, RedactionInfo } from "../cassette/format.ts";
 import type { Json } from "../jsonrpc.ts";
 import type { Span } from "./detectors.ts";
 import { looksLikeBase64 } from "./detectors.ts";
-import { isCredentialHeader, isProtocolHeader, isProtocolKey } from "./keys.ts";
+import { CREDENTIAL_KEY_PATTERN, isCredentialHeader, isProtocolHeader, isProtocolKey } from "./keys.ts";
 import type { RulePack } from "./pack.ts";
 import { DEFAULT_KEY_RULE, EMBEDDED_JSON_KEY_RULE, RAW_KEY_RULE } from "./rules.ts";
 import type { KeyRule, PointerRule, Rule, TextRule } from "./rules.ts";
@@ -61,20 +61,6 @@ type Hit = (rule: Rule, path: string, secret: string) => void;
 const ENVELOPE_KEYS = new Set(["jsonrpc", "id", "method"]);
 const BINARY_KEYS = new Set(["data", "blob"]);
 const PLACEHOLDERS = new RegExp(PLACEHOLDER_SOURCE, "g");
-/**
- * Found, case-insensitively, in every key the default key rule calls a
- * credential (./keys.ts: the last word, or the last two joined, is one of
- * its credential words; a one-word key ends in one).
- */
-const CREDENTIAL_KEY_WORDS = [
-  ...["token", "secret", "passw", "passphrase", "authorization", "credential", "cookie"].map(anyCase),
-  `(?:${["api", "private", "access"].map(anyCase).join("|")})[\\s\\-_.]*${anyCase("key")}`,
-].join("|");
-/** A word as a pattern that matches it in any case (the `i` flag would apply to the whole pattern it joins). */
-function anyCase(word: string): string {
-  return word.replace(/[a-z]/g, (letter) => `[${letter}${letter.toUpperCase()}]`);
-}
-
 /** Anchors, word boundaries and lookarounds: a hint with one may match in a string and not in the line around it. */
 const ASSERTION = /\\[bB]|\^|\$|\(\?<?[=!]/;
 /** Scrubbing a string repeats until nothing changes; rules converge long before this. */
@@ -163,7 +149,7 @@ export class RuleEngine implements Redactor {
       hints.push(`(?:${hint.source})`);
     }
     const text = hints.length === 0 ? "" : `|(?<!"jsonrpc":")(?:${hints.join("|")})`;
-    return new RegExp(`\\\\|${CREDENTIAL_KEY_WORDS}${text}`);
+    return new RegExp(`\\\\|${CREDENTIAL_KEY_PATTERN}${text}`);
   }
 
   text(text: string, dir: Direction): string {
