@@ -54,11 +54,6 @@ export interface StdioRecordOptions {
  * const code = await recordStdio({ command: ["node", "server.js"], output: "s.cassette.jsonl" });
  * ```
  */
-/** One serialised cassette line. */
-function entryLine(entry: Entry): string {
-  return JSON.stringify(entry) + "\n";
-}
-
 export async function recordStdio(options: StdioRecordOptions): Promise<number> {
   // Secrets in the server's arguments must not reach the header either.
   const command = options.redactor ? redactCommandLine(options.redactor, options.command) : options.command;
@@ -149,4 +144,9 @@ export async function recordStdio(options: StdioRecordOptions): Promise<number> 
   writer.append({ type: "session", t: elapsed(start), session: session ?? "default", event: "end", exitCode: code });
   await writer.close();
   return code;
+}
+
+/** One serialised cassette line. */
+function entryLine(entry: Entry): string {
+  return JSON.stringify(entry) + "\n";
 }
