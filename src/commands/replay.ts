@@ -132,7 +132,7 @@ export async function replayOptions(
  *
  * Only requests that do not match as sent are rewritten, and in most sessions
  * there are none: the built-in rules every recording names load on first
- * use, which took about 2 ms off replay's start (`scripts/bench.ts`). Rules a
+ * use, which took 1.3-2.3 ms off replay's spawn to first answer. Rules a
  * user wrote and packs are built at once, so a mistake in them stops replay
  * before it serves, with exit 2.
  */
