@@ -7,6 +7,7 @@
  */
 import { LineSplitter } from "../framing/jsonl.ts";
 import type { LineTooLongError } from "../framing/jsonl.ts";
+import { writeNowOf } from "../runtime/immediate.ts";
 
 /**
  * Copies bytes from `from` to `to` verbatim, handing the lines each chunk
@@ -20,6 +21,7 @@ export async function pump(
 ): Promise<void> {
   // An over-long line is still forwarded; only its recording is skipped.
   const splitter = new LineSplitter({ onOverlong });
+  const writeNow = writeNowOf(to);
   const writer = to.getWriter();
   const reader = from.getReader();
   try {
@@ -28,8 +30,10 @@ export async function pump(
       if (done) break;
       const lines = splitter.push(value);
       if (lines.length > 0) onLines(lines);
-      // Awaiting the write is the backpressure: a slow reader slows the reads above.
-      await writer.write(value);
+      // Awaiting the write is the backpressure: a slow reader slows the reads
+      // above (a write at once blocks until the reader takes it).
+      if (writeNow) writeNow(value);
+      else await writer.write(value);
     }
     const { lines, rest } = splitter.end();
     if (rest !== undefined) lines.push(splitter.finish(rest));

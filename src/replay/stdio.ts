@@ -9,6 +9,7 @@ import { LineSplitter } from "../framing/jsonl.ts";
 import type { ReplayEngine } from "./engine.ts";
 import type { Outlet } from "./outlet.ts";
 import type { ReplayReport } from "./report.ts";
+import { writeNowOf } from "../runtime/immediate.ts";
 
 const encoder = new TextEncoder();
 
@@ -27,6 +28,7 @@ export interface StdioServeOptions {
  * `disconnect` fault fires); resolves with the replay's report.
  */
 export async function serveStdio(engine: ReplayEngine, options: StdioServeOptions): Promise<ReplayReport> {
+  const writeNow = writeNowOf(options.output);
   const writer = options.output.getWriter();
   let closed = false;
   // Writes queue in order on the one writer, so lines never interleave. Bytes
@@ -38,6 +40,7 @@ export async function serveStdio(engine: ReplayEngine, options: StdioServeOption
   const writeLine = (text: string): Promise<void> => {
     if (closed) return lastWrite;
     const bytes = encoder.encode(text + "\n");
+    if (writeNow) return writeAtOnce(bytes);
     unflushed += bytes.length;
     lastWrite = writer.write(bytes).then(
       () => {
@@ -49,6 +52,15 @@ export async function serveStdio(engine: ReplayEngine, options: StdioServeOption
         drained?.();
       },
     );
+    return lastWrite;
+  };
+  /** Written before this returns: nothing is left unflushed. */
+  const writeAtOnce = (bytes: Uint8Array): Promise<void> => {
+    try {
+      writeNow!(bytes);
+    } catch {
+      closed = true; // The client went away.
+    }
     return lastWrite;
   };
   const caughtUp = () => new Promise<void>((resolve) => (drained = resolve));

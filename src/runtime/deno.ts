@@ -18,6 +18,7 @@ import type {
   SpawnOptions,
 } from "./types.ts";
 import { fileText } from "./file_text.ts";
+import { withWriteNow } from "./immediate.ts";
 
 /** The slice of the `Deno` namespace used here (declared, so tsc can build without Deno's types). */
 interface DenoFile {
@@ -269,14 +270,8 @@ function selfCommand(): string[] {
  * client that stops reading blocks the write, as it would a Node server.
  */
 function syncWritable(file: { writeSync(bytes: Uint8Array): number; close(): void }): WritableStream<Uint8Array> {
-  return new WritableStream({
-    write(bytes) {
-      writeAllSync(file, bytes);
-    },
-    close() {
-      file.close();
-    },
-  });
+  const write = (bytes: Uint8Array) => writeAllSync(file, bytes);
+  return withWriteNow(new WritableStream({ write, close: () => file.close() }), write);
 }
 
 /**
