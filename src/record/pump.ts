@@ -7,7 +7,7 @@
  */
 import { LineSplitter } from "../framing/jsonl.ts";
 import type { LineTooLongError } from "../framing/jsonl.ts";
-import { writeNowOf } from "../runtime/immediate.ts";
+import { chunkSource, writeNowOf } from "../runtime/immediate.ts";
 
 /**
  * Copies bytes from `from` to `to` verbatim, handing the lines each chunk
@@ -23,11 +23,11 @@ export async function pump(
   const splitter = new LineSplitter({ onOverlong });
   const writeNow = writeNowOf(to);
   const writer = to.getWriter();
-  const reader = from.getReader();
+  const source = chunkSource(from);
   try {
     while (true) {
-      const { done, value } = await reader.read();
-      if (done) break;
+      const value = await source.next();
+      if (value === undefined) break;
       const lines = splitter.push(value);
       if (lines.length > 0) onLines(lines);
       // Awaiting the write is the backpressure: a slow reader slows the reads
@@ -42,6 +42,6 @@ export async function pump(
     // The other side went away; what was forwarded is already on disk.
   } finally {
     await writer.close().catch(() => {});
-    reader.releaseLock();
+    source.release();
   }
 }

@@ -9,7 +9,7 @@ import { LineSplitter } from "../framing/jsonl.ts";
 import type { ReplayEngine } from "./engine.ts";
 import type { Outlet } from "./outlet.ts";
 import type { ReplayReport } from "./report.ts";
-import { writeNowOf } from "../runtime/immediate.ts";
+import { chunkSource, writeNowOf } from "../runtime/immediate.ts";
 
 const encoder = new TextEncoder();
 
@@ -105,11 +105,11 @@ export async function serveStdio(engine: ReplayEngine, options: StdioServeOption
   const splitter = new LineSplitter({
     onOverlong: (error) => track(outlet.send(errorResponse(null, ErrorCode.InvalidRequest, error.message))),
   });
-  const reader = options.input.getReader();
+  const source = chunkSource(options.input);
   const reading = (async () => {
     while (!closed) {
-      const { done, value } = await reader.read();
-      if (done) break;
+      const value = await source.next();
+      if (value === undefined) break;
       for (const line of splitter.push(value)) {
         // One chunk may hold many requests: wait for the client between them.
         if (unflushed > MAX_UNFLUSHED_BYTES) await caughtUp();

@@ -18,7 +18,7 @@ import type {
   SpawnOptions,
 } from "./types.ts";
 import { fileText } from "./file_text.ts";
-import { withWriteNow } from "./immediate.ts";
+import { readableWithReadNow, withWriteNow } from "./immediate.ts";
 
 /** The slice of the `Deno` namespace used here (declared, so tsc can build without Deno's types). */
 interface DenoFile {
@@ -161,16 +161,12 @@ function pipeStreams(child: DenoChild): { stdin: WritableStream<Uint8Array>; std
   const stdoutRid = ownRid(child, "[[stdoutRid]]");
   if (!calls || stdinRid === undefined || stdoutRid === undefined) return undefined;
   const buffer = new Uint8Array(1 << 16);
-  const stdout = new ReadableStream<Uint8Array>({
-    async pull(controller) {
-      const read = await calls.read(stdoutRid, buffer);
-      if (read === 0) {
-        calls.tryClose(stdoutRid);
-        controller.close();
-      } else controller.enqueue(buffer.slice(0, read));
-    },
-    cancel: () => calls.tryClose(stdoutRid),
-  }, { highWaterMark: 0 });
+  const stdout = readableWithReadNow(async () => {
+    const read = await calls.read(stdoutRid, buffer);
+    if (read > 0) return buffer.slice(0, read);
+    calls.tryClose(stdoutRid);
+    return undefined;
+  }, () => calls.tryClose(stdoutRid));
   const stdin = new WritableStream<Uint8Array>({
     async write(bytes) {
       let offset = 0;
@@ -281,20 +277,16 @@ function syncWritable(file: { writeSync(bytes: Uint8Array): number; close(): voi
  */
 function stdinStream(bufferBytes = 1 << 16): ReadableStream<Uint8Array> {
   const buffer = new Uint8Array(bufferBytes);
-  return new ReadableStream<Uint8Array>({
-    async pull(controller) {
-      const read = await Deno.stdin.read(buffer);
-      if (read === null) controller.close();
-      else controller.enqueue(buffer.slice(0, read));
-    },
-    cancel() {
-      try {
-        Deno.stdin.close();
-      } catch {
-        // Already closed.
-      }
-    },
-  }, { highWaterMark: 0 });
+  return readableWithReadNow(async () => {
+    const read = await Deno.stdin.read(buffer);
+    return read === null ? undefined : buffer.slice(0, read);
+  }, () => {
+    try {
+      Deno.stdin.close();
+    } catch {
+      // Already closed.
+    }
+  });
 }
 
 let stdin: ReadableStream<Uint8Array> | undefined;

@@ -1,22 +1,67 @@
 /**
- * Byte streams that can also be written at once. A write through a
- * WritableStream's queue costs about 5 µs a chunk in a replay session
- * (measured from `writer.write` to the sink, before V8 has optimised the
- * stream machinery), and replay writes one chunk per answer; a stream whose
- * sink writes synchronously anyway (stdout under Deno) offers the same write
- * without the queue.
+ * Byte streams that can also be read and written at once. Going through a
+ * Web stream's queue costs a few microseconds a chunk while V8 has not yet
+ * optimised the stream machinery, and replay and the recorder move one chunk
+ * per message: replay answered about 8 µs sooner reading its stdin straight
+ * from the source (`scripts/bench.ts`), and a write reached its sink about
+ * 5 µs after `writer.write`. Streams the runtime makes over its own pipes
+ * offer these shortcuts; everything else is read and written as a stream.
  *
  * @module
  */
+
+/** A ReadableStream whose chunks can also be taken straight from the source. */
+export interface ImmediateReadable extends ReadableStream<Uint8Array> {
+  /** The next chunk, or undefined at the end. */
+  readNow(): Promise<Uint8Array | undefined>;
+}
 
 /** A WritableStream whose chunks can also be written straight through, done when the call returns. */
 export interface ImmediateWritable extends WritableStream<Uint8Array> {
   writeNow(bytes: Uint8Array): void;
 }
 
+/** A stream pulled from `readNow` (a chunk, or undefined at the end), offering `readNow` itself as well. */
+export function readableWithReadNow(
+  readNow: () => Promise<Uint8Array | undefined>,
+  cancel: () => void,
+): ImmediateReadable {
+  const stream = new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      const chunk = await readNow();
+      if (chunk === undefined) controller.close();
+      else controller.enqueue(chunk);
+    },
+    cancel,
+  }, { highWaterMark: 0 });
+  return Object.assign(stream, { readNow });
+}
+
 /** `stream`, whose sink is `write`, offering `write` itself as well. */
 export function withWriteNow(stream: WritableStream<Uint8Array>, write: (bytes: Uint8Array) => void): ImmediateWritable {
   return Object.assign(stream, { writeNow: write });
+}
+
+/** Where a loop takes a stream's chunks from: its immediate read when it has one, else a reader. */
+export interface ChunkSource {
+  /** The next chunk, or undefined at the end. */
+  next(): Promise<Uint8Array | undefined>;
+  /** Lets go of the stream. */
+  release(): void;
+}
+
+/** The chunks of `stream`, one at a time. Use one source per stream: it does not share with a reader. */
+export function chunkSource(stream: ReadableStream<Uint8Array>): ChunkSource {
+  const readNow = (stream as Partial<ImmediateReadable>).readNow;
+  if (typeof readNow === "function") return { next: readNow, release: () => {} };
+  const reader = stream.getReader();
+  return {
+    next: async () => {
+      const { done, value } = await reader.read();
+      return done ? undefined : value;
+    },
+    release: () => reader.releaseLock(),
+  };
 }
 
 /**
