@@ -2,9 +2,10 @@
  * Byte streams that can also be read and written at once. Going through a
  * Web stream's queue costs a few microseconds a chunk while V8 has not yet
  * optimised the stream machinery, and replay and the recorder move one chunk
- * per message: replay answered about 8 µs sooner reading its stdin straight
- * from the source (`scripts/bench.ts`), and a write reached its sink about
- * 5 µs after `writer.write`. Streams the runtime makes over its own pipes
+ * per message: replay answered about 8 µs sooner, and used 9 µs less CPU a
+ * request, reading its stdin straight from the source (SDK client, 20
+ * sessions of 400 calls each, alternating), and a write reached its sink
+ * about 5 µs after `writer.write`. Streams the runtime makes over its own pipes
  * offer these shortcuts; everything else is read and written as a stream.
  *
  * @module
