@@ -7,7 +7,7 @@
  */
 import { LineSplitter } from "../framing/jsonl.ts";
 import type { LineTooLongError } from "../framing/jsonl.ts";
-import { chunkSource, writeNowOf } from "../runtime/immediate.ts";
+import { chunkSource, chunkWriter } from "../runtime/immediate.ts";
 
 /**
  * Copies bytes from `from` to `to` verbatim, handing the lines each chunk
@@ -21,8 +21,8 @@ export async function pump(
 ): Promise<void> {
   // An over-long line is still forwarded; only its recording is skipped.
   const splitter = new LineSplitter({ onOverlong });
-  const writeNow = writeNowOf(to);
   const writer = to.getWriter();
+  const write = chunkWriter(to, writer);
   const source = chunkSource(from);
   try {
     while (true) {
@@ -30,10 +30,10 @@ export async function pump(
       if (value === undefined) break;
       const lines = splitter.push(value);
       if (lines.length > 0) onLines(lines);
-      // Awaiting the write is the backpressure: a slow reader slows the reads
-      // above (a write at once blocks until the reader takes it).
-      if (writeNow) writeNow(value);
-      else await writer.write(value);
+      // Waiting for the write is the backpressure: a slow reader slows the
+      // reads above (a write at once blocks until the reader takes it).
+      const written = write(value);
+      if (written) await written;
     }
     const { lines, rest } = splitter.end();
     if (rest !== undefined) lines.push(splitter.finish(rest));

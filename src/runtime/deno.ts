@@ -18,7 +18,7 @@ import type {
   SpawnOptions,
 } from "./types.ts";
 import { fileText } from "./file_text.ts";
-import { readableWithReadNow, withWriteNow } from "./immediate.ts";
+import { readableWithReadNow, writableWithWriteDirect, writableWithWriteNow } from "./immediate.ts";
 
 /** The slice of the `Deno` namespace used here (declared, so tsc can build without Deno's types). */
 interface DenoFile {
@@ -167,11 +167,10 @@ function pipeStreams(child: DenoChild): { stdin: WritableStream<Uint8Array>; std
     calls.tryClose(stdoutRid);
     return undefined;
   }, () => calls.tryClose(stdoutRid));
-  const stdin = new WritableStream<Uint8Array>({
-    async write(bytes) {
-      let offset = 0;
-      while (offset < bytes.length) offset += await calls.write(stdinRid, bytes.subarray(offset));
-    },
+  const stdin = writableWithWriteDirect(async (bytes) => {
+    let offset = 0;
+    while (offset < bytes.length) offset += await calls.write(stdinRid, bytes.subarray(offset));
+  }, {
     close: () => calls.tryClose(stdinRid),
     abort: () => calls.tryClose(stdinRid),
   });
@@ -266,8 +265,7 @@ function selfCommand(): string[] {
  * client that stops reading blocks the write, as it would a Node server.
  */
 function syncWritable(file: { writeSync(bytes: Uint8Array): number; close(): void }): WritableStream<Uint8Array> {
-  const write = (bytes: Uint8Array) => writeAllSync(file, bytes);
-  return withWriteNow(new WritableStream({ write, close: () => file.close() }), write);
+  return writableWithWriteNow((bytes) => writeAllSync(file, bytes), { close: () => file.close() });
 }
 
 /**

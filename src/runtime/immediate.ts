@@ -6,7 +6,8 @@
  * request, reading its stdin straight from the source (SDK client, 20
  * sessions of 400 calls each, alternating), and a write reached its sink
  * about 5 µs after `writer.write`. Streams the runtime makes over its own pipes
- * offer these shortcuts; everything else is read and written as a stream.
+ * (stdin and stdout, a child's stdin and stdout) offer these shortcuts;
+ * everything else is read and written as a stream.
  *
  * @module
  */
@@ -20,6 +21,12 @@ export interface ImmediateReadable extends ReadableStream<Uint8Array> {
 /** A WritableStream whose chunks can also be written straight through, done when the call returns. */
 export interface ImmediateWritable extends WritableStream<Uint8Array> {
   writeNow(bytes: Uint8Array): void;
+}
+
+/** A WritableStream whose chunks can also go straight to its sink, one at a time. */
+export interface DirectWritable extends WritableStream<Uint8Array> {
+  /** Writes `bytes`; the next write waits for the promise. */
+  writeDirect(bytes: Uint8Array): Promise<void>;
 }
 
 /** A stream pulled from `readNow` (a chunk, or undefined at the end), offering `readNow` itself as well. */
@@ -38,9 +45,26 @@ export function readableWithReadNow(
   return Object.assign(stream, { readNow });
 }
 
-/** `stream`, whose sink is `write`, offering `write` itself as well. */
-export function withWriteNow(stream: WritableStream<Uint8Array>, write: (bytes: Uint8Array) => void): ImmediateWritable {
-  return Object.assign(stream, { writeNow: write });
+/** What a sink does besides writing. */
+export interface SinkEnds {
+  close?(): void;
+  abort?(): void;
+}
+
+/** A stream whose sink writes synchronously with `write`, offering `write` itself as well. */
+export function writableWithWriteNow(
+  write: (bytes: Uint8Array) => void,
+  sink: SinkEnds,
+): ImmediateWritable {
+  return Object.assign(new WritableStream<Uint8Array>({ ...sink, write }), { writeNow: write });
+}
+
+/** A stream whose sink is `write`, offering `write` itself as well. */
+export function writableWithWriteDirect(
+  write: (bytes: Uint8Array) => Promise<void>,
+  sink: SinkEnds,
+): DirectWritable {
+  return Object.assign(new WritableStream<Uint8Array>({ ...sink, write }), { writeDirect: write });
 }
 
 /** Where a loop takes a stream's chunks from: its immediate read when it has one, else a reader. */
@@ -72,4 +96,17 @@ export function chunkSource(stream: ReadableStream<Uint8Array>): ChunkSource {
 export function writeNowOf(stream: WritableStream<Uint8Array>): ((bytes: Uint8Array) => void) | undefined {
   const write = (stream as Partial<ImmediateWritable>).writeNow;
   return typeof write === "function" ? write : undefined;
+}
+
+/**
+ * How a loop that writes one chunk at a time, waiting for any promise it gets
+ * back, writes to `stream`: at once, or straight to the sink, when it offers
+ * either; else through `writer`, its locked writer. Use it for every chunk.
+ */
+export function chunkWriter(
+  stream: WritableStream<Uint8Array>,
+  writer: WritableStreamDefaultWriter<Uint8Array>,
+): (bytes: Uint8Array) => void | Promise<void> {
+  const direct = (stream as Partial<DirectWritable>).writeDirect;
+  return writeNowOf(stream) ?? (typeof direct === "function" ? direct : (bytes) => writer.write(bytes));
 }
