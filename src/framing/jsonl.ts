@@ -189,29 +189,6 @@ class Utf8Text {
   }
 }
 
-function splitterTransformer<T>(
-  options: JsonlLineStreamOptions,
-  deliver: (lines: string[], controller: TransformStreamDefaultController<T>) => void,
-): {
-  transform(chunk: Uint8Array, controller: TransformStreamDefaultController<T>): void;
-  flush(controller: TransformStreamDefaultController<T>): void;
-} {
-  const splitter = new LineSplitter(options);
-  return {
-    transform(chunk, controller) {
-      deliver(splitter.push(chunk), controller);
-    },
-    flush(controller) {
-      const { lines, rest } = splitter.end();
-      if (rest !== undefined) {
-        options.onUnterminated?.(rest);
-        if (options.emitUnterminated !== false) lines.push(splitter.finish(rest));
-      }
-      deliver(lines, controller);
-    },
-  };
-}
-
 /**
  * Splits a byte stream into lines without their terminators.
  *
@@ -223,28 +200,22 @@ function splitterTransformer<T>(
  */
 export class JsonlLineStream extends TransformStream<Uint8Array, string> {
   constructor(options: JsonlLineStreamOptions = {}) {
-    super(splitterTransformer<string>(options, (lines, controller) => {
+    const splitter = new LineSplitter(options);
+    const enqueue = (lines: string[], controller: TransformStreamDefaultController<string>) => {
       for (const line of lines) controller.enqueue(line);
-    }));
-  }
-}
-
-/**
- * Like {@linkcode JsonlLineStream}, but yields the lines of each chunk as one
- * array: one stream read per chunk instead of per line, which is what makes
- * reading a large cassette cost little more than parsing it.
- *
- * @example
- * ```ts
- * for await (const lines of fileStream.pipeThrough(new JsonlBatchStream())) {
- *   for (const line of lines) JSON.parse(line);
- * }
- * ```
- */
-export class JsonlBatchStream extends TransformStream<Uint8Array, string[]> {
-  constructor(options: JsonlLineStreamOptions = {}) {
-    super(splitterTransformer<string[]>(options, (lines, controller) => {
-      if (lines.length > 0) controller.enqueue(lines);
-    }));
+    };
+    super({
+      transform(chunk, controller) {
+        enqueue(splitter.push(chunk), controller);
+      },
+      flush(controller) {
+        const { lines, rest } = splitter.end();
+        if (rest !== undefined) {
+          options.onUnterminated?.(rest);
+          if (options.emitUnterminated !== false) lines.push(splitter.finish(rest));
+        }
+        enqueue(lines, controller);
+      },
+    });
   }
 }
