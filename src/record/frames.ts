@@ -23,13 +23,15 @@ export function entryForLine(line: string, dir: Direction, t: number, session?: 
 
 /**
  * True when `line` starts and ends with the brackets of an object or an
- * array: if it parses, it is JSON text with nothing around it, and can stand
- * for its value inside a larger JSON text.
+ * array and holds no carriage return: if it parses, it is JSON text with
+ * nothing around it, and can stand for its value inside a larger JSON text
+ * on one cassette line. (A CR is JSON whitespace, but a reader that takes
+ * CR for a line break, as Python's text files do, would cut the line there.)
  */
 export function isBareJson(line: string): boolean {
   const first = line.charCodeAt(0);
   const last = line.charCodeAt(line.length - 1);
-  return (first === 0x7b && last === 0x7d) || (first === 0x5b && last === 0x5d);
+  return ((first === 0x7b && last === 0x7d) || (first === 0x5b && last === 0x5d)) && !line.includes("\r");
 }
 
 /** True when `line` parses as JSON. */

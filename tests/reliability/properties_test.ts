@@ -84,7 +84,7 @@ describe("a frame kept as its own text", () => {
   });
 
   it("is never taken for text with anything around its brackets", () => {
-    for (const line of [' {"a":1}', '{"a":1} ', "\ufeff{}", "\u00a0[]", '"text"', "42", "{", "}"]) {
+    for (const line of [' {"a":1}', '{"a":1} ', "\ufeff{}", "\u00a0[]", '"text"', "42", "{", "}", '{"a":1,\r"b":2}']) {
       assert.equal(isBareJson(line), false, JSON.stringify(line));
     }
   });
