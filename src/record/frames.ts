@@ -5,6 +5,7 @@
  * @module
  */
 import type { Direction, MessageEntry, RawEntry } from "../cassette/format.ts";
+import { tryParseJson } from "../json.ts";
 import type { Json } from "../jsonrpc.ts";
 
 /** What a cassette holds in place of a frame that was forwarded but could not be recorded. */
@@ -14,7 +15,7 @@ export function notRecordedText(what: string): string {
 
 /** The entry for one line seen on the wire. */
 export function entryForLine(line: string, dir: Direction, t: number, session?: string): MessageEntry | RawEntry {
-  const msg = LOOKS_LIKE_JSON.test(line) ? parseJson(line) : undefined;
+  const msg = LOOKS_LIKE_JSON.test(line) ? parseLine(line) : undefined;
   if (msg !== undefined) {
     return session === undefined ? { type: "message", t, dir, msg } : { type: "message", t, session, dir, msg };
   }
@@ -32,16 +33,6 @@ export function isBareJson(line: string): boolean {
   const first = line.charCodeAt(0);
   const last = line.charCodeAt(line.length - 1);
   return ((first === 0x7b && last === 0x7d) || (first === 0x5b && last === 0x5d)) && !line.includes("\r");
-}
-
-/** True when `line` parses as JSON. */
-export function isJson(line: string): boolean {
-  try {
-    JSON.parse(line);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 /**
@@ -63,16 +54,8 @@ const LOOKS_LIKE_JSON = /^\s*[{[]/;
  * the trimmed copy (for other Unicode spaces around the value) is made only
  * when that fails.
  */
-function parseJson(line: string): Json | undefined {
-  try {
-    return JSON.parse(line) as Json;
-  } catch {
-    try {
-      return JSON.parse(line.trim()) as Json;
-    } catch {
-      return undefined;
-    }
-  }
+export function parseLine(line: string): Json | undefined {
+  return (tryParseJson(line) ?? tryParseJson(line.trim()))?.value;
 }
 
 /** Milliseconds since `start`, to the microsecond. */

@@ -16,7 +16,7 @@ import type { JsonObject } from "../jsonrpc.ts";
 import type { LineTooLongError } from "../framing/jsonl.ts";
 import { runtime } from "../runtime/mod.ts";
 import type { ChildProcess } from "../runtime/mod.ts";
-import { elapsed, entryForLine, isBareJson, isJson, messageEntryLine, notRecordedText } from "./frames.ts";
+import { elapsed, entryForLine, isBareJson, messageEntryLine, notRecordedText, parseLine } from "./frames.ts";
 import { planSession } from "./session_plan.ts";
 import { pump } from "./pump.ts";
 
@@ -84,7 +84,7 @@ export async function recordStdio(options: StdioRecordOptions): Promise<number> 
    * text; anything else is redacted and serialised.
    */
   const lineFor = (line: string, dir: Direction, t: number): string => {
-    if (isBareJson(line) && (!options.redactor || options.redactor.keepsLine(line, dir)) && isJson(line)) {
+    if (isBareJson(line) && (!options.redactor || options.redactor.keepsLine(line, dir)) && parseLine(line) !== undefined) {
       return messageEntryLine(line, dir, t, session);
     }
     const entry = entryForLine(line, dir, t, session);

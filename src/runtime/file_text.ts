@@ -17,8 +17,8 @@ export interface FileReads {
  * time. Two buffers take turns: the next read is under way while the text
  * of the last is being used, and no chunk is allocated per read. Reading a
  * 100 MB cassette this way, with its lines parsed, took 212-220 ms against
- * 236-244 ms for a fresh 1 MiB buffer per read handed on as bytes
- * (`scripts/bench.ts`).
+ * 236-244 ms for a fresh 1 MiB buffer per read handed on as bytes (median of
+ * six passes, three runs each; `scripts/bench.ts` now times the reader).
  */
 export function fileText(open: () => Promise<FileReads>, chunkBytes = 1 << 20): ReadableStream<string> {
   const buffers = [new Uint8Array(chunkBytes), new Uint8Array(chunkBytes)];
