@@ -195,7 +195,10 @@ function failedChild(error: Error): PipedChildProcess {
 }
 
 function openAppend(path: string, options: { truncate?: boolean } = {}): AppendFile {
-  const file = Deno.openSync(path, { write: true, create: true, append: !options.truncate, truncate: options.truncate });
+  // Emptied first, then opened to append: every write lands at the end, even
+  // with other descriptors (the recorder's threads) appending to the same file.
+  if (options.truncate) Deno.openSync(path, { write: true, create: true, truncate: true }).close();
+  const file = Deno.openSync(path, { write: true, create: true, append: true });
   return {
     write(bytes) {
       writeAllSync(file, bytes);

@@ -75,7 +75,9 @@ function spawnPiped(command: readonly string[], options: SpawnOptions = {}): Pip
 }
 
 function openAppend(filePath: string, options: { truncate?: boolean } = {}): AppendFile {
-  const fd = fs.openSync(filePath, options.truncate ? "w" : "a");
+  // Appending even after emptying it, as on Deno: every write lands at the end.
+  const { O_APPEND, O_CREAT, O_TRUNC, O_WRONLY } = fs.constants;
+  const fd = fs.openSync(filePath, O_WRONLY | O_CREAT | O_APPEND | (options.truncate ? O_TRUNC : 0));
   return {
     write(bytes) {
       let offset = 0;
