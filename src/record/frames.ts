@@ -58,7 +58,15 @@ export function parseLine(line: string): Json | undefined {
   return (tryParseJson(line) ?? tryParseJson(line.trim()))?.value;
 }
 
-/** Milliseconds since `start`, to the microsecond. */
+/**
+ * Now, in milliseconds on a clock all of this process's threads share (each
+ * thread's `performance.now()` counts from that thread's own start).
+ */
+export function clockNow(): number {
+  return performance.timeOrigin + performance.now();
+}
+
+/** Milliseconds since `start` (a {@linkcode clockNow}), to the microsecond. */
 export function elapsed(start: number): number {
-  return Math.round((performance.now() - start) * 1000) / 1000;
+  return Math.round((clockNow() - start) * 1000) / 1000;
 }

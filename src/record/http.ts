@@ -25,7 +25,7 @@ import { forwardableHeaders, mediaType, scrubHeaders } from "../http/headers.ts"
 import type { HeaderRedactor } from "../http/headers.ts";
 import { jsonRpcHttpError, readBodyCapped } from "../http/body.ts";
 import { SseSplitter } from "../http/sse_splitter.ts";
-import { elapsed, notRecordedText } from "./frames.ts";
+import { clockNow, elapsed, notRecordedText } from "./frames.ts";
 import type { FrameRedactor } from "./stdio.ts";
 
 /** Default cap on a request body, in bytes. */
@@ -76,7 +76,7 @@ function messagesOf(value: Json): JsonObject[] {
 /** The recorder's state for one run. */
 class HttpRecorder {
   #writer: CassetteWriter;
-  #start = performance.now();
+  #start = clockNow();
   #exchange = 0;
   #sessions = new Map<string, LiveSession>();
   #sessionCount = 0;
