@@ -68,9 +68,10 @@ function compileOne(platform: Platform, outDir: string, useDeno: boolean): strin
   const entry = path.join(ROOT, "cli.ts");
   // The CLI loads its commands by specifiers built from a folder name (see
   // src/cli/registry.ts): Bun folds them back into literals with
-  // --minify-syntax and bundles them; Deno is told to include the folder.
+  // --minify-syntax and bundles them; Deno is told to include the folder,
+  // and the recorder's thread module, which is started, not imported.
   const args = useDeno
-    ? ["compile", "-A", "--no-check", "--include", path.join(ROOT, "src", "commands"), "--target", platform.deno, "--output", outfile, entry]
+    ? ["compile", "-A", "--no-check", "--include", path.join(ROOT, "src", "commands"), "--include", path.join(ROOT, "src", "record", "stdio_thread.ts"), "--target", platform.deno, "--output", outfile, entry]
     : ["build", "--compile", "--minify-syntax", `--target=${platform.bun}`, "--outfile", outfile, entry];
   const result = spawnSync(tool(useDeno ? "deno" : "bun"), args, { cwd: ROOT, encoding: "utf8" });
   if (result.error) throw new Error(`Cannot start the compiler: ${result.error.message}`);

@@ -1,6 +1,7 @@
 /**
  * The stdio recorder's cassette lines for the lines of a chunk, written in
- * one append before the chunk is forwarded.
+ * one append before the chunk is forwarded. Used on the main thread and on
+ * the recorder's threads (./threads.ts) alike.
  *
  * @module
  */

@@ -2,7 +2,8 @@
  * The stdio recorder: starts the real server and sits invisibly between it
  * and the client. Bytes pass through verbatim in both directions; every
  * complete line is written to the cassette before it is forwarded, so a kill
- * at any moment leaves every forwarded frame on disk.
+ * at any moment leaves every forwarded frame on disk. The copying runs on two
+ * threads of its own where the runtime allows (./threads.ts), else here.
  *
  * @module
  */
@@ -20,6 +21,7 @@ import { clockNow, elapsed } from "./frames.ts";
 import { FrameRecorder } from "./frame_recorder.ts";
 import { planSession } from "./session_plan.ts";
 import { pump } from "./pump.ts";
+import { prepareThreads } from "./threads.ts";
 
 /** What the recorder uses to scrub frames before they reach disk. */
 export type FrameRedactor = Redactor;
@@ -45,6 +47,11 @@ export interface StdioRecordOptions {
   meta?: JsonObject;
   /** Diagnostics, one line each (a frame that could not be recorded). */
   log?: (line: string) => void;
+  /**
+   * Copy on threads of its own where the runtime can (./threads.ts); only
+   * for this process's own stdin and stdout. Default true.
+   */
+  threads?: boolean;
 }
 
 /**
@@ -83,10 +90,17 @@ export async function recordStdio(options: StdioRecordOptions): Promise<number> 
     runtime.onSignal(signal as "SIGINT" | "SIGTERM", () => child.kill(signal as "SIGINT" | "SIGTERM"))
   );
   const failedToStart = child.exited.then(() => undefined, (error: Error) => error);
-  const toClient = copyOnThisThread(child, writer, { ...options, start, session });
+  // Started once the child is: starting a thread holds the main thread for
+  // about 10 ms, which the child's own start-up now covers.
+  const threads = options.threads !== false && options.input === undefined && options.output_stream === undefined
+    ? prepareThreads({ cassette: writer.writingPath, session, redactor: options.redactor, log: options.log })
+    : undefined;
+  const onThreads = await threads?.run(child, start);
+  const toClient = onThreads?.toClient ?? copyOnThisThread(child, writer, { ...options, start, session });
   const startError = await Promise.race([failedToStart, toClient.then(() => undefined)]);
   if (startError) {
     stopSignals.forEach((stop) => stop());
+    threads?.stop();
     await writer.abandon();
     throw new ServerUnreachableError(
       `Cannot start the server ${JSON.stringify(options.command.join(" "))}: ${startError.message}`,
@@ -95,8 +109,11 @@ export async function recordStdio(options: StdioRecordOptions): Promise<number> 
   await toClient;
   const code = await child.exited.catch(() => 1);
   stopSignals.forEach((stop) => stop());
+  // From here no thread writes: the session's end is the last entry.
+  threads?.close();
   writer.append({ type: "session", t: elapsed(start), session: session ?? "default", event: "end", exitCode: code });
   await writer.close();
+  threads?.stop();
   return code;
 }
 

@@ -18,6 +18,7 @@ import type { Span } from "./detectors.ts";
 import { looksLikeBase64 } from "./detectors.ts";
 import { CREDENTIAL_KEY_PATTERN, isCredentialHeader, isProtocolHeader, isProtocolKey } from "./keys.ts";
 import type { RulePack } from "./pack.ts";
+import type { RedactOptions } from "./mod.ts";
 import { DEFAULT_KEY_RULE, EMBEDDED_JSON_KEY_RULE, RAW_KEY_RULE } from "./rules.ts";
 import type { KeyRule, PointerRule, Rule, TextRule } from "./rules.ts";
 import { applyStrategy, isPlaceholder, maskedExcerpt, PLACEHOLDER_SOURCE } from "./strategy.ts";
@@ -36,6 +37,11 @@ export interface Finding {
 
 /** Redacts values on their way to disk; see {@linkcode createRedactor}. */
 export interface Redactor {
+  /**
+   * The options `createRedactor` built it from: enough for another
+   * thread to build the same redactor (absent when built otherwise).
+   */
+  readonly recipe?: RedactOptions;
   /** A redacted copy of a JSON-RPC message (or batch); the same object when nothing changed. */
   message(msg: Json, dir: Direction): Json;
   /**

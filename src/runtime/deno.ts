@@ -7,6 +7,7 @@
  */
 import type {
   AppendFile,
+  BlockingEnd,
   ChildProcess,
   FileInfo,
   HttpHandler,
@@ -14,6 +15,7 @@ import type {
   PipedChildProcess,
   Runtime,
   ServeOptions,
+  SharedPipes,
   Signal,
   SpawnOptions,
 } from "./types.ts";
@@ -23,6 +25,7 @@ import { readableWithReadNow, writableWithWriteDirect, writableWithWriteNow } fr
 /** The slice of the `Deno` namespace used here (declared, so tsc can build without Deno's types). */
 interface DenoFile {
   read(buffer: Uint8Array): Promise<number | null>;
+  readSync(buffer: Uint8Array): number | null;
   writeSync(bytes: Uint8Array): number;
   close(): void;
   readable: ReadableStream<Uint8Array>;
@@ -46,7 +49,7 @@ interface DenoApi {
   args: string[];
   pid: number;
   build: { os: string; standalone?: boolean };
-  stdin: { read(buffer: Uint8Array): Promise<number | null>; close(): void };
+  stdin: { read(buffer: Uint8Array): Promise<number | null>; readSync(buffer: Uint8Array): number | null; close(): void };
   stdout: { writeSync(bytes: Uint8Array): number; close(): void };
   stderr: { writable: WritableStream<Uint8Array>; writeSync(bytes: Uint8Array): number };
   env: { get(name: string): string | undefined; toObject(): Record<string, string> };
@@ -65,7 +68,12 @@ interface DenoApi {
     stderr: "inherit" | "null" | "piped";
   }) => { spawn(): DenoChild };
   open(path: string, options?: { read?: boolean }): Promise<DenoFile>;
-  openSync(path: string, options: { write: true; create: true; append?: boolean; truncate?: boolean }): DenoFile;
+  openSync(
+    path: string,
+    options: { read?: boolean; write?: boolean; create?: boolean; append?: boolean; truncate?: boolean },
+  ): DenoFile;
+  readDirSync(path: string): Iterable<{ name: string }>;
+  readLinkSync(path: string): string;
   readTextFile(path: string): Promise<string>;
   writeTextFile(path: string, text: string, options?: { createNew?: boolean }): Promise<void>;
   rename(from: string, to: string): Promise<void>;
@@ -112,12 +120,15 @@ function startChild(command: readonly string[], options: SpawnOptions, stderr: "
   }
   const exited = child.status.then((status) => status.code);
   const pipes = pipeStreams(child);
+  const stdin = pipes?.stdin ?? child.stdin;
+  const stdout = pipes?.stdout ?? child.stdout;
   return {
     pid: child.pid,
-    stdin: pipes?.stdin ?? child.stdin,
-    stdout: pipes?.stdout ?? child.stdout,
+    stdin,
+    stdout,
     stderr: stderr === "piped" ? child.stderr : emptyStream(),
     exited,
+    sharePipes: () => sharePipes(child.pid, stdin, stdout),
     kill(signal: Signal = "SIGTERM") {
       try {
         child.kill(signal);
@@ -175,6 +186,71 @@ function pipeStreams(child: DenoChild): { stdin: WritableStream<Uint8Array>; std
     abort: () => calls.tryClose(stdinRid),
   });
   return { stdin, stdout };
+}
+
+/**
+ * The child's pipes by path, on Linux: `/proc/self/fd/N` opens the pipe
+ * behind this process's descriptor N anew, for another thread to read or
+ * write with blocking calls (Deno gives no descriptor numbers, so ours are
+ * found as the ones on the same pipes as the child's 0 and 1). Opening a
+ * pipe's read end blocks until it has a writer, and its write end until it
+ * has a reader; an end opened here for both keeps either from blocking until
+ * `release`, whatever the child does meanwhile.
+ */
+function sharePipes(
+  pid: number,
+  stdin: WritableStream<Uint8Array>,
+  stdout: ReadableStream<Uint8Array>,
+): SharedPipes | undefined {
+  if (Deno.build.os !== "linux") return undefined;
+  try {
+    const toChild = ownEndOf(Deno.readLinkSync(`/proc/${pid}/fd/0`));
+    const fromChild = ownEndOf(Deno.readLinkSync(`/proc/${pid}/fd/1`));
+    if (toChild === undefined || fromChild === undefined) return undefined;
+    const holds = [toChild, fromChild].map((path) => Deno.openSync(path, { read: true, write: true }));
+    return {
+      stdin: toChild,
+      stdout: fromChild,
+      async release() {
+        for (const hold of holds) hold.close();
+        await stdin.close().catch(() => {});
+        await stdout.cancel().catch(() => {});
+      },
+    };
+  } catch {
+    // The child is gone, or /proc is not there to look in.
+    return undefined;
+  }
+}
+
+/** The path of this process's one descriptor on `pipe` (a `pipe:[inode]` link); undefined unless exactly one. */
+function ownEndOf(pipe: string): string | undefined {
+  if (!pipe.startsWith("pipe:")) return undefined;
+  const found: string[] = [];
+  for (const entry of Deno.readDirSync("/proc/self/fd")) {
+    const path = `/proc/self/fd/${entry.name}`;
+    try {
+      if (Deno.readLinkSync(path) === pipe) found.push(path);
+    } catch {
+      // Closed while we looked (the listing's own descriptor is).
+    }
+  }
+  return found.length === 1 ? found[0] : undefined;
+}
+
+/** A blocking end over this process's stdin (read) or stdout (write), or a file or pipe opened by path. */
+function openBlocking(where: string, mode: "read" | "write"): BlockingEnd {
+  const refuse = (): never => {
+    throw new TypeError(`${where} is open only for ${mode === "read" ? "reading" : "writing"}`);
+  };
+  if (where === "stdin") return { read: (buffer) => Deno.stdin.readSync(buffer), write: refuse, close() {} };
+  if (where === "stdout") return { read: refuse, write: (bytes) => writeAllSync(Deno.stdout, bytes), close() {} };
+  const file = Deno.openSync(where, mode === "read" ? { read: true } : { write: true });
+  return {
+    read: mode === "read" ? (buffer) => file.readSync(buffer) : refuse,
+    write: mode === "write" ? (bytes) => writeAllSync(file, bytes) : refuse,
+    close: () => file.close(),
+  };
 }
 
 function emptyStream(): ReadableStream<Uint8Array> {
@@ -347,6 +423,7 @@ export const denoRuntime: Runtime = {
     }
   },
   openAppend,
+  openBlocking,
   rename: (from, to) => Deno.rename(from, to),
   realPath: (path) => Deno.realPath(path),
   async remove(path) {

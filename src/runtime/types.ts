@@ -16,6 +16,36 @@ export interface ChildProcess {
   /** Resolves with the exit code (128 + signal number when killed by a signal). */
   readonly exited: Promise<number>;
   kill(signal?: Signal): void;
+  /**
+   * The child's stdin and stdout as paths that other threads of this process
+   * can open for blocking reads and writes (Deno on Linux); undefined where
+   * they cannot, or once the child is gone. Call it before using `stdin` or
+   * `stdout`, and use only one of the two.
+   */
+  sharePipes?(): SharedPipes | undefined;
+}
+
+/** A child's pipes, opened by other threads through these paths. */
+export interface SharedPipes {
+  /** Opens, for writing, the pipe to the child's stdin. */
+  readonly stdin: string;
+  /** Opens, for reading, the pipe from the child's stdout. */
+  readonly stdout: string;
+  /**
+   * Lets go of this thread's own ends, once the other threads have opened
+   * theirs: until then opening cannot block, and from then on the child sees
+   * the end of its input when the thread writing to it closes.
+   */
+  release(): Promise<void>;
+}
+
+/** A pipe or file read and written synchronously: the calling thread waits until the bytes move. */
+export interface BlockingEnd {
+  /** Reads into `buffer`; the count read, or null at the end. */
+  read(buffer: Uint8Array): number | null;
+  /** Writes all of `bytes`. */
+  write(bytes: Uint8Array): void;
+  close(): void;
 }
 
 /** How a child's stderr is handled. */
@@ -128,4 +158,11 @@ export interface Runtime {
   makeTempDir(prefix: string): Promise<string>;
 
   serve(options: ServeOptions, handler: HttpHandler): Promise<HttpServer>;
+
+  /**
+   * Opens this process's `"stdin"` or `"stdout"`, or a {@linkcode SharedPipes}
+   * path, for blocking reads or writes. Only where a thread of its own can
+   * wait on one (Deno); callable from such a thread.
+   */
+  openBlocking?(where: string, mode: "read" | "write"): BlockingEnd;
 }
