@@ -4,7 +4,8 @@
  *
  * - replay vs a hand-written in-memory responder (the floor): per-call p50
  *   latency and start-to-first-answer;
- * - the recorder vs a bare byte pipe in the middle: per-call p50;
+ * - the recorder vs a bare byte pipe in the middle: per-call p50 (and the
+ *   recorder kept on its main thread, to show what its threads save);
  * - reading a large cassette as the cassette reader does (the file's text,
  *   the JSONL framer) + JSON.parse vs JSON.parse alone on the same lines;
  * - replay memory against the cassette's size.
@@ -13,7 +14,7 @@
  * Prints a Markdown table; BENCHMARKS.md holds the last run's.
  */
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { getDefaultEnvironment, StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { closeSync, fsyncSync, mkdtempSync, openSync, readFileSync, statSync, writeSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -41,7 +42,6 @@ const deno = process.execPath;
 const run = [deno, "run", "-A", "--no-check"];
 const floor = [...run, path.join(root, "scripts/bench/floor_server.ts")];
 const pipe = [...run, path.join(root, "scripts/bench/byte_pipe.ts"), ...floor];
-const denoPipe = (...options: string[]) => [...run, path.join(root, "scripts/bench/durable_pipe.ts"), ...options, "--", ...floor];
 const cli = [...run, path.join(root, "cli.ts")];
 const dir = mkdtempSync(path.join(tmpdir(), "mcp-cassette-bench-"));
 
@@ -60,10 +60,21 @@ interface Run {
   p95Ms: number;
 }
 
+/** A command to time, with variables added to the client's default environment for it. */
+interface Target {
+  command: string[];
+  env?: Record<string, string>;
+}
+
 /** Connects the SDK client to a command, then times CALLS sequential tool calls. */
-async function session(command: string[]): Promise<Run> {
+async function session({ command, env }: Target): Promise<Run> {
   const client = new Client({ name: "bench", version: "1.0.0" });
-  const transport = new StdioClientTransport({ command: command[0], args: command.slice(1), stderr: "ignore" });
+  const transport = new StdioClientTransport({
+    command: command[0],
+    args: command.slice(1),
+    env: { ...getDefaultEnvironment(), ...env },
+    stderr: "ignore",
+  });
   const started = performance.now();
   await client.connect(transport);
   const startMs = performance.now() - started;
@@ -79,20 +90,20 @@ async function session(command: string[]): Promise<Run> {
 
 async function latency() {
   const cassette = path.join(dir, "floor.cassette.jsonl");
-  const targets: Record<string, string[]> = {
-    floor: floor,
-    replay: [...cli, "replay", "--quiet", cassette],
-    "byte pipe": pipe,
-    recorder: [...cli, "record", "--append-window-ms", "0", "-o", path.join(dir, "rec.cassette.jsonl"), "--", ...floor],
-    // What a recorder cannot go below: the recorder's own pipes, then those writing each line before forwarding it.
-    "pipe as the recorder's": denoPipe(),
-    "same, writing each line first": denoPipe("--journal", path.join(dir, "journal.jsonl")),
+  const recorder = [...cli, "record", "--append-window-ms", "0", "-o", path.join(dir, "rec.cassette.jsonl"), "--", ...floor];
+  const targets: Record<string, Target> = {
+    floor: { command: floor },
+    replay: { command: [...cli, "replay", "--quiet", cassette] },
+    "byte pipe": { command: pipe },
+    recorder: { command: recorder },
+    // What the recorder's threads (src/record/threads.ts) save: the same recorder copying on its event loop.
+    "recorder on its main thread": { command: recorder, env: { MCP_CASSETTE_RECORDER_THREADS: "0" } },
   };
   // The replay needs a cassette of exactly this session: record it once first.
-  await session([...cli, "record", "--append-window-ms", "0", "-o", cassette, "--", ...floor]);
+  await session({ command: [...cli, "record", "--append-window-ms", "0", "-o", cassette, "--", ...floor] });
   const runs: Record<string, Run[]> = {};
   for (let round = 0; round < ROUNDS; round++) {
-    for (const [name, command] of Object.entries(targets)) (runs[name] ??= []).push(await session(command));
+    for (const [name, target] of Object.entries(targets)) (runs[name] ??= []).push(await session(target));
   }
   const summary: Record<string, Run> = {};
   for (const [name, list] of Object.entries(runs)) {
@@ -198,9 +209,9 @@ if (wants("latency")) {
     `| replay p50 / floor p50 | ${ratio(results.replay.p50Ms, results.floor.p50Ms)} | ≤ 1.10× |`,
     `| replay start / floor start | ${ratio(results.replay.startMs, results.floor.startMs)} | ≤ 1.20× |`,
     `| recorder p50 / byte pipe p50 | ${ratio(results.recorder.p50Ms, results["byte pipe"].p50Ms)} | ≤ 1.10× |`,
-    `| (pipe as the recorder's / byte pipe; same, writing each line first / byte pipe) | ${
-      ratio(results["pipe as the recorder's"].p50Ms, results["byte pipe"].p50Ms)
-    }; ${ratio(results["same, writing each line first"].p50Ms, results["byte pipe"].p50Ms)} | — |`,
+    `| (recorder on its main thread p50 / byte pipe p50) | ${
+      ratio(results["recorder on its main thread"].p50Ms, results["byte pipe"].p50Ms)
+    } | — |`,
   );
 }
 if (wants("framing")) {
