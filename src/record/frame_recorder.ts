@@ -70,28 +70,20 @@ export class FrameRecorder {
       }
     } catch (error) {
       // Unredacted text must not reach the disk: keep a marker in the frame's place.
-      return entryLine(
-        this.#notRecorded(
-          dir,
-          `a frame of ${line.length} characters that could not be redacted (${
-            (error as Error).message
-          })`,
-        ),
-      );
+      return this.#markerLine(dir, line, "redacted", error);
     }
     try {
       return entryLine(scrubbed);
     } catch (error) {
       // Nested deeper than JSON.stringify goes: the frame's place is marked.
-      return entryLine(
-        this.#notRecorded(
-          dir,
-          `a frame of ${line.length} characters that could not be written (${
-            (error as Error).message
-          })`,
-        ),
-      );
+      return this.#markerLine(dir, line, "written", error);
     }
+  }
+
+  /** The line that marks the place of a frame that could not be redacted, or written. */
+  #markerLine(dir: Direction, line: string, what: "redacted" | "written", error: unknown): string {
+    const why = (error as Error).message;
+    return entryLine(this.#notRecorded(dir, `a frame of ${line.length} characters that could not be ${what} (${why})`));
   }
 
   /** A frame that was forwarded but cannot be kept: the cassette and the log say so. */
