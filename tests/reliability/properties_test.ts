@@ -104,9 +104,10 @@ function shuffled(value: unknown, seed: number): unknown {
 function withMeta(value: unknown, meta: unknown): unknown {
   if (Array.isArray(value)) return value.map((item) => withMeta(item, meta));
   if (value === null || typeof value !== "object") return value;
-  const out: Record<string, unknown> = { _meta: meta };
-  for (const [key, item] of Object.entries(value)) if (key !== "_meta") out[key] = withMeta(item, meta);
-  return out;
+  // Built from entries: each key becomes an own property. Assigning one named
+  // "__proto__" would set the prototype instead, and the key would be lost.
+  const entries = Object.entries(value).filter(([key]) => key !== "_meta").map(([key, item]) => [key, withMeta(item, meta)]);
+  return Object.fromEntries([["_meta", meta], ...entries]);
 }
 
 describe("request fingerprints", () => {
