@@ -63,6 +63,16 @@ export function firstDifference(a: unknown, b: unknown, path = "$"): Difference 
   return undefined;
 }
 
+/**
+ * Sets `key` on `target` as its own property. A key is any string in JSON,
+ * "__proto__" included, and assigning that one sets the prototype instead
+ * on Node and Bun (Deno removes the accessor), losing the key.
+ */
+export function setOwn<T>(target: Record<string, T>, key: string, value: T): void {
+  if (key === "__proto__") Object.defineProperty(target, key, { value, writable: true, enumerable: true, configurable: true });
+  else target[key] = value;
+}
+
 /** Parses JSON, returning undefined instead of throwing. */
 export function tryParseJson(text: string): { value: Json } | undefined {
   try {

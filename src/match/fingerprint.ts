@@ -9,7 +9,7 @@
  * @module
  */
 import type { Json, JsonObject, JsonRpcMessage } from "../jsonrpc.ts";
-import { stableStringify } from "../json.ts";
+import { setOwn, stableStringify } from "../json.ts";
 
 /** Methods matched by name alone: their params only negotiate, they do not select an answer. */
 const LIFECYCLE_METHODS: ReadonlySet<string> = new Set([
@@ -49,7 +49,7 @@ export function stripVolatile(value: Json | undefined, keys: ReadonlySet<string>
   if (value === null || typeof value !== "object") return value;
   const out: JsonObject = {};
   for (const [key, item] of Object.entries(value)) {
-    if (!keys.has(key)) out[key] = stripVolatile(item, keys);
+    if (!keys.has(key)) setOwn(out, key, stripVolatile(item, keys));
   }
   return out;
 }
@@ -79,7 +79,7 @@ export function normaliseParams(message: JsonRpcMessage, options: FingerprintOpt
   if (params === null || typeof params !== "object" || Array.isArray(params)) return params;
   const out: JsonObject = {};
   for (const [key, value] of Object.entries(params)) {
-    if (!VOLATILE_TOP_KEYS.has(key)) out[key] = value;
+    if (!VOLATILE_TOP_KEYS.has(key)) setOwn(out, key, value);
   }
   return out;
 }

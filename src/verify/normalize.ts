@@ -7,7 +7,7 @@
  * @module
  */
 import type { Json, JsonObject } from "../jsonrpc.ts";
-import { pathStep, tryParseJson } from "../json.ts";
+import { pathStep, setOwn, tryParseJson } from "../json.ts";
 
 const ISO_TIMESTAMP =
   /\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?/g;
@@ -77,7 +77,7 @@ function walk(value: Json, path: string, patterns: readonly IgnorePattern[]): Js
     for (const [key, child] of Object.entries(value)) {
       if (MASKED_KEYS.test(key)) continue;
       const normalized = walk(child, path + pathStep(key), patterns);
-      if (normalized !== undefined) out[key] = normalized;
+      if (normalized !== undefined) setOwn(out, key, normalized);
     }
     return out;
   }

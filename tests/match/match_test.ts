@@ -6,7 +6,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { AnswerBook } from "../../src/match/answer_book.ts";
 import { diagnoseMiss } from "../../src/match/diagnose.ts";
-import { requestKey } from "../../src/match/fingerprint.ts";
+import { normaliseParams, requestKey } from "../../src/match/fingerprint.ts";
 import type { JsonRpcMessage } from "../../src/jsonrpc.ts";
 
 const call = (name: string, args: unknown, extra: Record<string, unknown> = {}): JsonRpcMessage =>
@@ -85,4 +85,14 @@ test("params nested past the normalising depth are keyed by their text: no overf
   assert.equal(a.name, "walk");
   // Shallower params are still normalised (key order, _meta).
   assert.equal(requestKey(call("walk", { tree: deep(100, { b: 1, a: 2, _meta: {} }) })).key, requestKey(call("walk", { tree: deep(100, { a: 2, b: 1 }) })).key);
+});
+
+test('a key named "__proto__" is part of the key, like any other (outside Deno, assigning it sets the prototype)', () => {
+  const message = (args: string, extra = "") =>
+    JSON.parse(`{"jsonrpc":"2.0","id":1,"method":"custom/thing","params":{"a":${args}${extra}}}`) as JsonRpcMessage;
+  const plain = requestKey(message('{"__proto__":{"x":1}}')).key;
+  assert.match(plain, /__proto__/);
+  assert.equal(requestKey(message('{"__proto__":{"x":1},"_meta":{"t":2}}', ',"cursor":"c"')).key, plain);
+  assert.notEqual(requestKey(message("{}")).key, plain);
+  assert.deepEqual(JSON.stringify(normaliseParams(message('{"__proto__":{"x":1},"_meta":1}'))), '{"a":{"__proto__":{"x":1}}}');
 });

@@ -102,6 +102,14 @@ describe("Redactor.message", () => {
     assert.equal(redactor.message(tools, "s2c"), tools);
   });
 
+  it('keeps a key named "__proto__" while redacting beside it (outside Deno, assigning it sets the prototype)', async () => {
+    const redactor = await createRedactor();
+    const msg = JSON.parse('{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"x","arguments":{"__proto__":{"token":"abc"},"api_key":"k"}}}');
+    const text = JSON.stringify(redactor.message(msg, "c2s"));
+    assert.match(text, /"__proto__":\{"token":"\[REDACTED:[^"]+\]"\}/);
+    assert.doesNotMatch(text, /"k"|"abc"/);
+  });
+
   it("returns the same object when nothing changed, a copy otherwise", async () => {
     const redactor = await createRedactor();
     const clean = call({ city: "Paris" });
