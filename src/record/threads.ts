@@ -19,7 +19,7 @@ import type { ChildProcess } from "../runtime/mod.ts";
 import { startThread } from "../runtime/thread.ts";
 import type { Thread } from "../runtime/thread.ts";
 
-/** What a thread is told before the child starts. */
+/** What a thread is told to prepare, before it is given its pipe. */
 export interface ThreadTask {
   dir: Direction;
   /** The file the cassette is being written to. */
@@ -93,8 +93,9 @@ export interface ThreadOptions {
 }
 
 /**
- * Starts the two threads and has them load what they need. Undefined when this runtime cannot run them, or when the redactor cannot
- * be rebuilt on another thread.
+ * Starts the two threads and has them load what they need. Undefined when
+ * this runtime cannot run them, or when the redactor cannot be rebuilt on
+ * another thread.
  */
 export function prepareThreads(options: ThreadOptions): RecorderThreads | undefined {
   if (!runtime.openBlocking) return undefined;
@@ -131,11 +132,9 @@ export function prepareThreads(options: ThreadOptions): RecorderThreads | undefi
       return { toClient: toClient.done };
     },
     close() {
+      // A thread holds its gate only while it writes a chunk's lines: wait that out.
       for (let i = 0; i < gates.length; i++) {
-        // A thread holds its gate only while it writes a chunk's lines.
-        while (
-          Atomics.compareExchange(gates, i, OPEN, CLOSED) === WRITING
-        ) { /* wait for that write */ }
+        while (Atomics.compareExchange(gates, i, OPEN, CLOSED) === WRITING);
       }
     },
     stop,

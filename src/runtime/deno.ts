@@ -203,11 +203,12 @@ function sharePipes(
   stdout: ReadableStream<Uint8Array>,
 ): SharedPipes | undefined {
   if (Deno.build.os !== "linux") return undefined;
+  const holds: DenoFile[] = [];
   try {
     const toChild = ownEndOf(Deno.readLinkSync(`/proc/${pid}/fd/0`));
     const fromChild = ownEndOf(Deno.readLinkSync(`/proc/${pid}/fd/1`));
     if (toChild === undefined || fromChild === undefined) return undefined;
-    const holds = [toChild, fromChild].map((path) => Deno.openSync(path, { read: true, write: true }));
+    for (const path of [toChild, fromChild]) holds.push(Deno.openSync(path, { read: true, write: true }));
     return {
       stdin: toChild,
       stdout: fromChild,
@@ -218,7 +219,9 @@ function sharePipes(
       },
     };
   } catch {
-    // The child is gone, or /proc is not there to look in.
+    // The child is gone, or /proc is not there to look in. A hold left open
+    // would keep the child from ever reading the end of its input.
+    for (const hold of holds) hold.close();
     return undefined;
   }
 }
