@@ -9,7 +9,7 @@ import type { Direction, Entry } from "../cassette/format.ts";
 import type { CassetteWriter } from "../cassette/writer.ts";
 import type { LineTooLongError } from "../framing/jsonl.ts";
 import type { Redactor } from "../redact/mod.ts";
-import { elapsed, entryForLine, isBareJson, messageEntryLine, notRecordedText, parseLine } from "./frames.ts";
+import { elapsed, entryForLine, isBareJson, messageEntryLine, notRecordedNote, notRecordedText, parseLine } from "./frames.ts";
 
 /** Options of {@linkcode FrameRecorder}. */
 export interface FrameRecorderOptions {
@@ -89,7 +89,7 @@ export class FrameRecorder {
   /** A frame that was forwarded but cannot be kept: the cassette and the log say so. */
   #notRecorded(dir: Direction, what: string): Entry {
     const { session } = this.#options;
-    this.#options.log?.(`${what} (${dir}) was forwarded but not recorded`);
+    this.#options.log?.(notRecordedNote(what, dir));
     return {
       type: "raw",
       t: elapsed(this.#options.start),

@@ -13,6 +13,11 @@ export function notRecordedText(what: string): string {
   return `[mcp-cassette: ${what} was forwarded but not recorded]`;
 }
 
+/** The diagnostic line for such a frame (both recorders say the same). */
+export function notRecordedNote(what: string, dir: Direction): string {
+  return `${what} (${dir}) was forwarded but not recorded`;
+}
+
 /** The entry for one line seen on the wire. */
 export function entryForLine(line: string, dir: Direction, t: number, session?: string): MessageEntry | RawEntry {
   const msg = LOOKS_LIKE_JSON.test(line) ? parseLine(line) : undefined;

@@ -25,7 +25,7 @@ import { forwardableHeaders, mediaType, scrubHeaders } from "../http/headers.ts"
 import type { HeaderRedactor } from "../http/headers.ts";
 import { jsonRpcHttpError, readBodyCapped } from "../http/body.ts";
 import { SseSplitter } from "../http/sse_splitter.ts";
-import { clockNow, elapsed, notRecordedText } from "./frames.ts";
+import { clockNow, elapsed, notRecordedNote, notRecordedText } from "./frames.ts";
 import type { FrameRedactor } from "./stdio.ts";
 
 /** Default cap on a request body, in bytes. */
@@ -172,7 +172,7 @@ class HttpRecorder {
       this.#append({ type: "message", ...place, msg: redacted, ...(sse ? { sse } : {}) });
     } catch (error) {
       const what = `a frame that could not be recorded (${(error as Error).message})`;
-      this.options.log?.(`${what} (${dir}) was forwarded but not recorded`);
+      this.options.log?.(notRecordedNote(what, dir));
       this.#append({ type: "raw", ...place, text: notRecordedText(what), ...(sse ? { sse } : {}) });
     }
   }
