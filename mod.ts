@@ -33,7 +33,12 @@
  */
 
 export { startCassette } from "./src/api/start.ts";
-export type { CassetteOptions, CassetteResult, CassetteServer, LaunchSummary } from "./src/api/start.ts";
+export type {
+  CassetteOptions,
+  CassetteResult,
+  CassetteServer,
+  LaunchSummary,
+} from "./src/api/start.ts";
 export { ReplayTransport } from "./src/api/transport.ts";
 export type { ReplayTransportOptions, TransportMessage } from "./src/api/transport.ts";
 export { MODE_ENV, RECORD_MODES, resolveRecordMode } from "./src/modes/mode.ts";

@@ -14,8 +14,19 @@
  * Prints a Markdown table; BENCHMARKS.md holds the last run's.
  */
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { getDefaultEnvironment, StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { closeSync, fsyncSync, mkdtempSync, openSync, readFileSync, statSync, writeSync } from "node:fs";
+import {
+  getDefaultEnvironment,
+  StdioClientTransport,
+} from "@modelcontextprotocol/sdk/client/stdio.js";
+import {
+  closeSync,
+  fsyncSync,
+  mkdtempSync,
+  openSync,
+  readFileSync,
+  statSync,
+  writeSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import process from "node:process";
@@ -90,20 +101,36 @@ async function session({ command, env }: Target): Promise<Run> {
 
 async function latency() {
   const cassette = path.join(dir, "floor.cassette.jsonl");
-  const recorder = [...cli, "record", "--append-window-ms", "0", "-o", path.join(dir, "rec.cassette.jsonl"), "--", ...floor];
+  const recorder = [
+    ...cli,
+    "record",
+    "--append-window-ms",
+    "0",
+    "-o",
+    path.join(dir, "rec.cassette.jsonl"),
+    "--",
+    ...floor,
+  ];
   const targets: Record<string, Target> = {
     floor: { command: floor },
     replay: { command: [...cli, "replay", "--quiet", cassette] },
     "byte pipe": { command: pipe },
     recorder: { command: recorder },
     // What the recorder's threads (src/record/threads.ts) save: the same recorder copying on its event loop.
-    "recorder on its main thread": { command: recorder, env: { MCP_CASSETTE_RECORDER_THREADS: "0" } },
+    "recorder on its main thread": {
+      command: recorder,
+      env: { MCP_CASSETTE_RECORDER_THREADS: "0" },
+    },
   };
   // The replay needs a cassette of exactly this session: record it once first.
-  await session({ command: [...cli, "record", "--append-window-ms", "0", "-o", cassette, "--", ...floor] });
+  await session({
+    command: [...cli, "record", "--append-window-ms", "0", "-o", cassette, "--", ...floor],
+  });
   const runs: Record<string, Run[]> = {};
   for (let round = 0; round < ROUNDS; round++) {
-    for (const [name, target] of Object.entries(targets)) (runs[name] ??= []).push(await session(target));
+    for (const [name, target] of Object.entries(targets)) {
+      (runs[name] ??= []).push(await session(target));
+    }
   }
   const summary: Record<string, Run> = {};
   for (const [name, list] of Object.entries(runs)) {
@@ -119,15 +146,47 @@ async function latency() {
 /** Writes a cassette of about `mb` megabytes of realistic tool traffic. */
 function writeBigCassette(file: string, mb: number): number {
   const fd = openSync(file, "w");
-  writeSync(fd, JSON.stringify({ format: "mcp-cassette", version: 1, recorder: "bench", created: new Date().toISOString(), transport: "stdio", server: { command: ["bench"] } }) + "\n");
+  writeSync(
+    fd,
+    JSON.stringify({
+      format: "mcp-cassette",
+      version: 1,
+      recorder: "bench",
+      created: new Date().toISOString(),
+      transport: "stdio",
+      server: { command: ["bench"] },
+    }) + "\n",
+  );
   const filler = "lorem ipsum dolor sit amet ".repeat(36);
   let bytes = 0;
   let id = 0;
   let chunk = "";
   while (bytes < mb * 1024 * 1024) {
     id++;
-    const request = { type: "message", t: id, dir: "c2s", msg: { jsonrpc: "2.0", id, method: "tools/call", params: { name: "search", arguments: { query: `q${id}`, limit: id % 50 } } } };
-    const response = { type: "message", t: id + 0.5, dir: "s2c", msg: { jsonrpc: "2.0", id, result: { content: [{ type: "text", text: `${id}: ${filler}` }], structuredContent: { hits: [id, id + 1, id + 2], score: id / 7 } } } };
+    const request = {
+      type: "message",
+      t: id,
+      dir: "c2s",
+      msg: {
+        jsonrpc: "2.0",
+        id,
+        method: "tools/call",
+        params: { name: "search", arguments: { query: `q${id}`, limit: id % 50 } },
+      },
+    };
+    const response = {
+      type: "message",
+      t: id + 0.5,
+      dir: "s2c",
+      msg: {
+        jsonrpc: "2.0",
+        id,
+        result: {
+          content: [{ type: "text", text: `${id}: ${filler}` }],
+          structuredContent: { hits: [id, id + 1, id + 2], score: id / 7 },
+        },
+      },
+    };
     const text = JSON.stringify(request) + "\n" + JSON.stringify(response) + "\n";
     chunk += text;
     bytes += text.length;
@@ -170,7 +229,13 @@ async function framing(file: string) {
     framed.push((await timeFramed()).ms);
     parseOnly.push(timeParseOnly());
   }
-  return { framedMs: median(framed), parseOnlyMs: median(parseOnly), coldFramedMs, coldParseOnlyMs, lines: lines.length };
+  return {
+    framedMs: median(framed),
+    parseOnlyMs: median(parseOnly),
+    coldFramedMs,
+    coldParseOnlyMs,
+    lines: lines.length,
+  };
 }
 
 function heapUsed(): number {
@@ -193,7 +258,10 @@ const only = values.only?.split(",");
 const wants = (part: string) => !only || only.includes(part);
 const ms = (value: number) => `${value.toFixed(3)} ms`;
 const ratio = (a: number, b: number) => `${(a / b).toFixed(2)}×`;
-const out = [`Run: ${new Date().toISOString()}, Deno ${process.versions.deno ?? "?"}, ${runtime.name}`, ""];
+const out = [
+  `Run: ${new Date().toISOString()}, Deno ${process.versions.deno ?? "?"}, ${runtime.name}`,
+  "",
+];
 const figures = ["| figure | measured | target |", "| --- | --- | --- |"];
 if (wants("latency")) {
   const results = await latency();
@@ -202,13 +270,19 @@ if (wants("latency")) {
     "",
     "| target | start to first answer | per-call p50 | per-call p95 |",
     "| --- | --- | --- | --- |",
-    ...Object.entries(results).map(([name, r]) => `| ${name} | ${ms(r.startMs)} | ${ms(r.p50Ms)} | ${ms(r.p95Ms)} |`),
+    ...Object.entries(results).map(([name, r]) =>
+      `| ${name} | ${ms(r.startMs)} | ${ms(r.p50Ms)} | ${ms(r.p95Ms)} |`
+    ),
     "",
   );
   figures.push(
     `| replay p50 / floor p50 | ${ratio(results.replay.p50Ms, results.floor.p50Ms)} | ≤ 1.10× |`,
-    `| replay start / floor start | ${ratio(results.replay.startMs, results.floor.startMs)} | ≤ 1.20× |`,
-    `| recorder p50 / byte pipe p50 | ${ratio(results.recorder.p50Ms, results["byte pipe"].p50Ms)} | ≤ 1.10× |`,
+    `| replay start / floor start | ${
+      ratio(results.replay.startMs, results.floor.startMs)
+    } | ≤ 1.20× |`,
+    `| recorder p50 / byte pipe p50 | ${
+      ratio(results.recorder.p50Ms, results["byte pipe"].p50Ms)
+    } | ≤ 1.10× |`,
     `| (recorder on its main thread p50 / byte pipe p50) | ${
       ratio(results["recorder on its main thread"].p50Ms, results["byte pipe"].p50Ms)
     } | — |`,
@@ -219,12 +293,14 @@ if (wants("framing")) {
   const bigBytes = writeBigCassette(big, BIG_MB);
   const frame = await framing(big);
   figures.push(
-    `| framer + JSON.parse speed / JSON.parse alone (${(bigBytes / 1048576).toFixed(0)} MB, ${frame.lines} lines; median of 5 passes after the first) | ${
+    `| framer + JSON.parse speed / JSON.parse alone (${
+      (bigBytes / 1048576).toFixed(0)
+    } MB, ${frame.lines} lines; median of 5 passes after the first) | ${
       (frame.parseOnlyMs / frame.framedMs * 100).toFixed(0)
     } % (${frame.framedMs.toFixed(0)} ms vs ${frame.parseOnlyMs.toFixed(0)} ms) | ≥ 80 % |`,
-    `| same, first pass of each | ${(frame.coldParseOnlyMs / frame.coldFramedMs * 100).toFixed(0)} % (${
-      frame.coldFramedMs.toFixed(0)
-    } ms vs ${frame.coldParseOnlyMs.toFixed(0)} ms) | — |`,
+    `| same, first pass of each | ${
+      (frame.coldParseOnlyMs / frame.coldFramedMs * 100).toFixed(0)
+    } % (${frame.coldFramedMs.toFixed(0)} ms vs ${frame.coldParseOnlyMs.toFixed(0)} ms) | — |`,
   );
 }
 if (wants("memory")) {
@@ -232,9 +308,9 @@ if (wants("memory")) {
   const memoryBytes = writeBigCassette(memoryFile, Math.min(BIG_MB, 50));
   const replayMemory = await memory(memoryFile);
   figures.push(
-    `| replay memory / cassette size (${(memoryBytes / 1048576).toFixed(0)} MB) | ${ratio(replayMemory, memoryBytes)} (${
-      (replayMemory / 1048576).toFixed(0)
-    } MB) | ≤ 2× |`,
+    `| replay memory / cassette size (${(memoryBytes / 1048576).toFixed(0)} MB) | ${
+      ratio(replayMemory, memoryBytes)
+    } (${(replayMemory / 1048576).toFixed(0)} MB) | ≤ 2× |`,
   );
 }
 console.log([...out, ...figures].join("\n"));

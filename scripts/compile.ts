@@ -71,8 +71,29 @@ function compileOne(platform: Platform, outDir: string, useDeno: boolean): strin
   // --minify-syntax and bundles them; Deno is told to include the folder,
   // and the recorder's thread module, which is started, not imported.
   const args = useDeno
-    ? ["compile", "-A", "--no-check", "--include", path.join(ROOT, "src", "commands"), "--include", path.join(ROOT, "src", "record", "stdio_thread.ts"), "--target", platform.deno, "--output", outfile, entry]
-    : ["build", "--compile", "--minify-syntax", `--target=${platform.bun}`, "--outfile", outfile, entry];
+    ? [
+      "compile",
+      "-A",
+      "--no-check",
+      "--include",
+      path.join(ROOT, "src", "commands"),
+      "--include",
+      path.join(ROOT, "src", "record", "stdio_thread.ts"),
+      "--target",
+      platform.deno,
+      "--output",
+      outfile,
+      entry,
+    ]
+    : [
+      "build",
+      "--compile",
+      "--minify-syntax",
+      `--target=${platform.bun}`,
+      "--outfile",
+      outfile,
+      entry,
+    ];
   const result = spawnSync(tool(useDeno ? "deno" : "bun"), args, { cwd: ROOT, encoding: "utf8" });
   if (result.error) throw new Error(`Cannot start the compiler: ${result.error.message}`);
   if (result.status !== 0) {

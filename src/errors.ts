@@ -66,7 +66,9 @@ export class ReplayMissError extends CassetteError {
   constructor(readonly misses: MissReport[], readonly unplayed: string[] = []) {
     super(
       misses.length > 0
-        ? `Replay missed ${misses.length} request(s): ${misses.map((miss) => miss.message).join("; ")}`
+        ? `Replay missed ${misses.length} request(s): ${
+          misses.map((miss) => miss.message).join("; ")
+        }`
         : `Replay left ${unplayed.length} recorded request(s) unplayed: ${unplayed.join(", ")}`,
     );
   }

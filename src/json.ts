@@ -13,7 +13,9 @@ export function stableStringify(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(stableStringify).join(",")}]`;
   const record = value as Record<string, unknown>;
   const keys = Object.keys(record).filter((key) => record[key] !== undefined).sort();
-  return `{${keys.map((key) => `${JSON.stringify(key)}:${stableStringify(record[key])}`).join(",")}}`;
+  return `{${
+    keys.map((key) => `${JSON.stringify(key)}:${stableStringify(record[key])}`).join(",")
+  }}`;
 }
 
 /** Structural equality of two JSON values (key order ignored). */
@@ -69,8 +71,14 @@ export function firstDifference(a: unknown, b: unknown, path = "$"): Difference 
  * on Node and Bun (Deno removes the accessor), losing the key.
  */
 export function setOwn<T>(target: Record<string, T>, key: string, value: T): void {
-  if (key === "__proto__") Object.defineProperty(target, key, { value, writable: true, enumerable: true, configurable: true });
-  else target[key] = value;
+  if (key === "__proto__") {
+    Object.defineProperty(target, key, {
+      value,
+      writable: true,
+      enumerable: true,
+      configurable: true,
+    });
+  } else target[key] = value;
 }
 
 /** Parses JSON, returning undefined instead of throwing. */

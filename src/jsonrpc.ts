@@ -58,17 +58,23 @@ export function classify(value: unknown): MessageKind {
     return "id" in message && isId(message.id) ? "request" : "notification";
   }
   if ("result" in message && "id" in message) return "response";
-  if ("error" in message && typeof message.error === "object" && message.error !== null) return "error";
+  if ("error" in message && typeof message.error === "object" && message.error !== null) {
+    return "error";
+  }
   return "invalid";
 }
 
 /** True for a request (has a method and an id). */
-export function isRequest(message: JsonRpcMessage): message is JsonRpcMessage & { id: JsonRpcId; method: string } {
+export function isRequest(
+  message: JsonRpcMessage,
+): message is JsonRpcMessage & { id: JsonRpcId; method: string } {
   return classify(message) === "request";
 }
 
 /** True for a notification (has a method and no id). */
-export function isNotification(message: JsonRpcMessage): message is JsonRpcMessage & { method: string } {
+export function isNotification(
+  message: JsonRpcMessage,
+): message is JsonRpcMessage & { method: string } {
   return classify(message) === "notification";
 }
 

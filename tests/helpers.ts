@@ -17,7 +17,9 @@ export const DENO = path.join(ROOT, "node_modules", ".bin", "deno");
 /** The CLI as a command line prefix. */
 export const CLI = [DENO, "run", "-A", "--no-check", path.join(ROOT, "cli.ts")];
 /** Node for the reference servers: this process's, unless this is Deno or Bun. */
-export const NODE = process.execPath.includes("deno") || process.execPath.includes("bun") ? "node" : process.execPath;
+export const NODE = process.execPath.includes("deno") || process.execPath.includes("bun")
+  ? "node"
+  : process.execPath;
 /** The reference server over stdio. */
 export const EVERYTHING = [
   NODE,
@@ -25,7 +27,13 @@ export const EVERYTHING = [
   "stdio",
 ];
 /** The SDK v1 client session script. */
-export const SDK_SESSION = [DENO, "run", "-A", "--no-check", path.join(ROOT, "tests/fixtures/sdk_session.ts")];
+export const SDK_SESSION = [
+  DENO,
+  "run",
+  "-A",
+  "--no-check",
+  path.join(ROOT, "tests/fixtures/sdk_session.ts"),
+];
 
 /** A fresh temporary directory. */
 export function tempDir(prefix = "mcp-cassette-test-"): string {
@@ -44,7 +52,12 @@ export interface RunResult {
 export function run(
   command: readonly string[],
   /** `env` values of undefined remove the variable. */
-  options: { input?: string; cwd?: string; env?: Record<string, string | undefined>; timeoutMs?: number } = {},
+  options: {
+    input?: string;
+    cwd?: string;
+    env?: Record<string, string | undefined>;
+    timeoutMs?: number;
+  } = {},
 ): Promise<RunResult> {
   const env: Record<string, string | undefined> = { ...process.env, NO_COLOR: "1", ...options.env };
   for (const key of Object.keys(env)) if (env[key] === undefined) delete env[key];
@@ -74,7 +87,8 @@ export function run(
  * folder beside the checkout (`../shared/fixtures/peers`); MCP_CASSETTE_PEERS
  * overrides it.
  */
-export const PEERS = process.env.MCP_CASSETTE_PEERS ?? path.join(ROOT, "..", "shared", "fixtures", "peers");
+export const PEERS = process.env.MCP_CASSETTE_PEERS ??
+  path.join(ROOT, "..", "shared", "fixtures", "peers");
 
 /** What tests/fixtures/sdk_session.ts prints. */
 export interface SdkSession {
@@ -88,7 +102,9 @@ export interface SdkSession {
  * to its `onprogress` handler.
  */
 export function recordedProgress(cassette: string): unknown[] {
-  return readFileSync(cassette, "utf8").split("\n").filter((line) => line.includes('"notifications/progress"'))
+  return readFileSync(cassette, "utf8").split("\n").filter((line) =>
+    line.includes('"notifications/progress"')
+  )
     .map((line) => {
       const { progress, total, message } = JSON.parse(line).msg.params;
       return message === undefined ? { progress, total } : { progress, total, message };

@@ -12,7 +12,11 @@ const answers: Record<string, (params: Record<string, unknown>) => unknown> = {
     serverInfo: { name: "floor", version: "1.0.0" },
   }),
   "tools/list": () => ({
-    tools: [{ name: "echo", description: "Echo", inputSchema: { type: "object", properties: { message: { type: "string" } } } }],
+    tools: [{
+      name: "echo",
+      description: "Echo",
+      inputSchema: { type: "object", properties: { message: { type: "string" } } },
+    }],
   }),
   "tools/call": (params) => ({
     content: [{ type: "text", text: `Echo: ${(params.arguments as { message: string }).message}` }],

@@ -18,19 +18,49 @@ const until = new Promise<void>((r) => (stop = r));
 const engine = new ReplayEngine(await loadCassette(file));
 const done = serveHttp(engine, { listen: "127.0.0.1:8808", until });
 await new Promise((r) => setTimeout(r, 10));
-const base = { "content-type": "application/json", accept: "application/json, text/event-stream", host: "127.0.0.1:8808" };
-const post = (body: unknown, extra: Record<string, string> = {}) => handler!(new Request("http://127.0.0.1:8808/mcp", { method: "POST", headers: { ...base, ...extra }, body: JSON.stringify(body) }));
+const base = {
+  "content-type": "application/json",
+  accept: "application/json, text/event-stream",
+  host: "127.0.0.1:8808",
+};
+const post = (body: unknown, extra: Record<string, string> = {}) =>
+  handler!(
+    new Request("http://127.0.0.1:8808/mcp", {
+      method: "POST",
+      headers: { ...base, ...extra },
+      body: JSON.stringify(body),
+    }),
+  );
 const N = Number(Deno.args[1] ?? 2000);
 const t0 = performance.now();
 let calls = 0;
 for (let s = 0; s < N / 20; s++) {
-  const init = await post({ jsonrpc: "2.0", id: 0, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "b", version: "1" } } });
+  const init = await post({
+    jsonrpc: "2.0",
+    id: 0,
+    method: "initialize",
+    params: {
+      protocolVersion: "2025-11-25",
+      capabilities: {},
+      clientInfo: { name: "b", version: "1" },
+    },
+  });
   const sid = init.headers.get("mcp-session-id") ?? "";
   await init.text();
   const h = sid ? { "mcp-session-id": sid, "mcp-protocol-version": "2025-11-25" } : {};
   await (await post({ jsonrpc: "2.0", method: "notifications/initialized" }, h)).text();
-  for (let i = 0; i < 20; i++) { const r = await post({ jsonrpc: "2.0", id: i + 1, method: "tools/call", params: { name: "echo", arguments: { message: `m${i}` } } }, h); await r.text(); calls++; }
+  for (let i = 0; i < 20; i++) {
+    const r = await post({
+      jsonrpc: "2.0",
+      id: i + 1,
+      method: "tools/call",
+      params: { name: "echo", arguments: { message: `m${i}` } },
+    }, h);
+    await r.text();
+    calls++;
+  }
 }
 const ms = performance.now() - t0;
 console.log(`${((N / 20) * 22 / ms * 1000).toFixed(0)} requests/s in-process (${calls} calls)`);
-stop(); await done;
+stop();
+await done;

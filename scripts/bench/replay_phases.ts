@@ -18,4 +18,8 @@ const { createReplayRedactor } = await import("../../src/redact/mod.ts");
 await createReplayRedactor(c.header.redaction);
 const t5 = performance.now();
 void main;
-console.log(`start ${t0.toFixed(1)} main ${(t1 - t0).toFixed(1)} replay-cmd ${(t2 - t1).toFixed(1)} load ${(t3 - t2).toFixed(1)} engine ${(t4 - t3).toFixed(1)} redactor ${(t5 - t4).toFixed(1)}`);
+console.log(
+  `start ${t0.toFixed(1)} main ${(t1 - t0).toFixed(1)} replay-cmd ${(t2 - t1).toFixed(1)} load ${
+    (t3 - t2).toFixed(1)
+  } engine ${(t4 - t3).toFixed(1)} redactor ${(t5 - t4).toFixed(1)}`,
+);

@@ -78,7 +78,6 @@ export interface CassetteServer {
   finish(options?: { failOnUnplayed?: boolean; waitMs?: number }): Promise<CassetteResult>;
 }
 
-
 function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
@@ -123,7 +122,9 @@ export async function startCassette(options: CassetteOptions): Promise<CassetteS
   const server = options.server ?? [];
   if (action !== "replay" && server.length === 0) {
     throw new UsageError(
-      `Record mode "${mode}" needs to ${action === "record" ? "record" : "append to"} ${cassette}: pass the live server command as \`server\``,
+      `Record mode "${mode}" needs to ${
+        action === "record" ? "record" : "append to"
+      } ${cassette}: pass the live server command as \`server\``,
     );
   }
   if (options.transport === "http") return await startHttp(cassette, mode, action);
@@ -132,9 +133,32 @@ export async function startCassette(options: CassetteOptions): Promise<CassetteS
   const group = recordingId();
   const cli = options.cli ?? runtime.selfCommand();
   const tail = action === "record"
-    ? ["record", "-o", cassette, "--mode", mode, "--group", group, "--run-log", runLog, "--", ...server]
+    ? [
+      "record",
+      "-o",
+      cassette,
+      "--mode",
+      mode,
+      "--group",
+      group,
+      "--run-log",
+      runLog,
+      "--",
+      ...server,
+    ]
     : action === "replay-append"
-    ? ["replay", cassette, "--new-episodes", "--group", group, "--run-log", runLog, ...(options.replayArgs ?? []), "--", ...server]
+    ? [
+      "replay",
+      cassette,
+      "--new-episodes",
+      "--group",
+      group,
+      "--run-log",
+      runLog,
+      ...(options.replayArgs ?? []),
+      "--",
+      ...server,
+    ]
     : ["replay", cassette, "--run-log", runLog, ...(options.replayArgs ?? [])];
   const line = [...cli, ...tail];
   let finished: Promise<CassetteResult> | undefined;
@@ -172,7 +196,14 @@ async function collect(
     lines = await readRunReport(runLog);
   }
   await runtime.remove(runLog).catch(() => {});
-  const result: CassetteResult = { mode, action, launches: [], misses: [], unplayed: [], appended: 0 };
+  const result: CassetteResult = {
+    mode,
+    action,
+    launches: [],
+    misses: [],
+    unplayed: [],
+    appended: 0,
+  };
   for (const start of lines.filter((line) => line.event === "start")) {
     const end = lines.find((line) => line.event === "end" && line.pid === start.pid);
     result.launches.push({
@@ -192,9 +223,15 @@ function addReport(result: CassetteResult, report: ReplayReport): void {
 }
 
 /** An in-process HTTP replay, when this build has one. */
-async function startHttp(cassette: string, mode: RecordMode, action: ModeAction): Promise<CassetteServer> {
+async function startHttp(
+  cassette: string,
+  mode: RecordMode,
+  action: ModeAction,
+): Promise<CassetteServer> {
   if (action !== "replay") {
-    throw new UsageError(`Record mode "${mode}" would write ${cassette}: the HTTP form only replays; record over stdio`);
+    throw new UsageError(
+      `Record mode "${mode}" would write ${cassette}: the HTTP form only replays; record over stdio`,
+    );
   }
   const engine = new ReplayEngine(await loadCassette(cassette));
   let stop: () => void = () => {};
@@ -204,7 +241,11 @@ async function startHttp(cassette: string, mode: RecordMode, action: ModeAction)
   const served = serveHttp(engine, { listen: "127.0.0.1:0", onListening: listening, until });
   const first = await Promise.race([url, served.then(() => undefined, (error: Error) => error)]);
   if (typeof first !== "string") {
-    throw new UsageError(`HTTP replay is not available in this build (${first?.message ?? "it stopped at once"}); use the stdio form`);
+    throw new UsageError(
+      `HTTP replay is not available in this build (${
+        first?.message ?? "it stopped at once"
+      }); use the stdio form`,
+    );
   }
   let finished: Promise<CassetteResult> | undefined;
   return {
@@ -218,7 +259,14 @@ async function startHttp(cassette: string, mode: RecordMode, action: ModeAction)
       finished ??= (async () => {
         stop();
         const report = await served;
-        const result: CassetteResult = { mode, action, launches: [{ action: "replay", code: 0 }], misses: [], unplayed: [], appended: 0 };
+        const result: CassetteResult = {
+          mode,
+          action,
+          launches: [{ action: "replay", code: 0 }],
+          misses: [],
+          unplayed: [],
+          appended: 0,
+        };
         addReport(result, report);
         return result;
       })();

@@ -74,7 +74,9 @@ export class ReplayTransport {
         try {
           return this.#deliver(JSON.parse(text));
         } catch {
-          this.onerror?.(new Error(`The cassette served a line that is not JSON: ${text.slice(0, 80)}`));
+          this.onerror?.(
+            new Error(`The cassette served a line that is not JSON: ${text.slice(0, 80)}`),
+          );
           return Promise.resolve();
         }
       },

@@ -174,9 +174,11 @@ export const ENTRY_TYPES: ReadonlySet<string> = new Set([
 ]);
 
 /** Builds a header with the defaults filled in. */
-export function makeHeader(fields: Omit<CassetteHeader, "format" | "version" | "recorder" | "created"> & {
-  created?: string;
-}): CassetteHeader {
+export function makeHeader(
+  fields: Omit<CassetteHeader, "format" | "version" | "recorder" | "created"> & {
+    created?: string;
+  },
+): CassetteHeader {
   return {
     format: FORMAT_NAME,
     version: FORMAT_VERSION,

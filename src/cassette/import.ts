@@ -63,8 +63,13 @@ function parseLines(path: string, text: string): {
 }
 
 /** Recognises the format of a foreign file's text and converts it. */
-export function convertForeignText(path: string, text: string): Converted & { torn?: Cassette["torn"] } {
-  if (text.trim() === "") throw new CassetteFormatError(path, 1, "the file is empty (expected a cassette header)");
+export function convertForeignText(
+  path: string,
+  text: string,
+): Converted & { torn?: Cassette["torn"] } {
+  if (text.trim() === "") {
+    throw new CassetteFormatError(path, 1, "the file is empty (expected a cassette header)");
+  }
   const trimmed = text.trimStart();
   if (trimmed.startsWith("{") && !/^\{[^\n]*\}\s*\n\s*\{/.test(trimmed)) {
     // One JSON document (the Python tool's), unless it is one-object-a-line JSONL.

@@ -39,7 +39,9 @@ function checkHeader(path: string, value: unknown): CassetteHeader {
     throw new CassetteFormatError(
       path,
       1,
-      `unsupported cassette format version ${JSON.stringify(header.version)} (this build reads 1 to ${FORMAT_VERSION})`,
+      `unsupported cassette format version ${
+        JSON.stringify(header.version)
+      } (this build reads 1 to ${FORMAT_VERSION})`,
     );
   }
   if (header.era !== undefined && header.era !== "legacy" && header.era !== "modern") {
@@ -56,11 +58,21 @@ function checkEntry(path: string, line: number, value: unknown): Entry {
   if (typeof entry.type !== "string" || !ENTRY_TYPES.has(entry.type)) {
     throw new CassetteFormatError(path, line, `unknown entry type ${JSON.stringify(entry.type)}`);
   }
-  if (typeof entry.t !== "number") throw new CassetteFormatError(path, line, `entry has no numeric "t"`);
-  if ((entry.type === "message" || entry.type === "raw") && entry.dir !== "c2s" && entry.dir !== "s2c") {
-    throw new CassetteFormatError(path, line, `"dir" must be "c2s" or "s2c", not ${JSON.stringify(entry.dir)}`);
+  if (typeof entry.t !== "number") {
+    throw new CassetteFormatError(path, line, `entry has no numeric "t"`);
   }
-  if (entry.type === "message" && !("msg" in entry)) throw new CassetteFormatError(path, line, `message entry has no "msg"`);
+  if (
+    (entry.type === "message" || entry.type === "raw") && entry.dir !== "c2s" && entry.dir !== "s2c"
+  ) {
+    throw new CassetteFormatError(
+      path,
+      line,
+      `"dir" must be "c2s" or "s2c", not ${JSON.stringify(entry.dir)}`,
+    );
+  }
+  if (entry.type === "message" && !("msg" in entry)) {
+    throw new CassetteFormatError(path, line, `message entry has no "msg"`);
+  }
   return entry as Entry;
 }
 
@@ -80,7 +92,10 @@ function openStream(path: string): ReadableStream<string> {
  * optimised it (replay starts in every client session). `scripts/bench.ts`
  * times this against JSON.parse alone.
  */
-export async function* lineBatches(path: string, onUnterminated: (text: string) => void = () => {}): AsyncGenerator<string[]> {
+export async function* lineBatches(
+  path: string,
+  onUnterminated: (text: string) => void = () => {},
+): AsyncGenerator<string[]> {
   const reader = openStream(path).getReader();
   const splitter = new LineSplitter();
   try {
@@ -133,7 +148,9 @@ async function* readLines(path: string, foreignIsSignal: boolean): AsyncGenerato
         lineNumber++;
         if (pendingTorn) throw new CassetteFormatError(path, pendingTorn.line, pendingTorn.error);
         if (text.trim() === "") continue;
-        if (lineNumber === 1 && foreignIsSignal && !isOurHeaderLine(text)) throw new ForeignFormat();
+        if (lineNumber === 1 && foreignIsSignal && !isOurHeaderLine(text)) {
+          throw new ForeignFormat();
+        }
         let value: unknown;
         try {
           value = JSON.parse(text);
@@ -146,15 +163,24 @@ async function* readLines(path: string, foreignIsSignal: boolean): AsyncGenerato
           }
           throw new CassetteFormatError(path, lineNumber, problem);
         }
-        if (lineNumber === 1) items.push({ kind: "header", line: 1, header: checkHeader(path, value) });
-        else items.push({ kind: "entry", line: lineNumber, entry: checkEntry(path, lineNumber, value) });
+        if (lineNumber === 1) {
+          items.push({ kind: "header", line: 1, header: checkHeader(path, value) });
+        } else {items.push({
+            kind: "entry",
+            line: lineNumber,
+            entry: checkEntry(path, lineNumber, value),
+          });}
       }
       if (items.length > 0) yield items;
     }
   } catch (error) {
     if (error instanceof CassetteFormatError || error instanceof ForeignFormat) throw error;
     const code = (error as { code?: string }).code;
-    const problem = code === "ENOENT" ? "no such file" : code === "EISDIR" ? "is a directory" : (error as Error).message;
+    const problem = code === "ENOENT"
+      ? "no such file"
+      : code === "EISDIR"
+      ? "is a directory"
+      : (error as Error).message;
     throw new CassetteFormatError(path, lineNumber, `cannot read the file: ${problem}`);
   }
   if (pendingTorn) {
@@ -167,7 +193,9 @@ async function* readLines(path: string, foreignIsSignal: boolean): AsyncGenerato
       path,
       1,
       held?.isFile
-        ? `the file is empty: its recorder stopped before the era was known; the frames it held are in ${pendingPath(path)}`
+        ? `the file is empty: its recorder stopped before the era was known; the frames it held are in ${
+          pendingPath(path)
+        }`
         : "the file is empty (expected a cassette header)",
     );
   }
@@ -192,8 +220,9 @@ export async function loadCassette(path: string): Promise<Cassette> {
     for await (const batch of readLines(path, true)) {
       for (const item of batch) {
         if (item.kind === "header") header = item.header;
-        else if (item.kind === "entry") entries.push(Object.assign(item.entry, { line: item.line }));
-        else torn = { line: item.line, text: item.text };
+        else if (item.kind === "entry") {
+          entries.push(Object.assign(item.entry, { line: item.line }));
+        } else torn = { line: item.line, text: item.text };
       }
     }
   } catch (error) {

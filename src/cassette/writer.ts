@@ -85,7 +85,9 @@ export class CassetteWriter {
         existing = await runtime.stat(path);
       }
     }
-    if (existing?.isDirectory) throw new CassetteError(`Cannot write the cassette ${path}: it is a directory`);
+    if (existing?.isDirectory) {
+      throw new CassetteError(`Cannot write the cassette ${path}: it is a directory`);
+    }
     const aside = !options.append && (options.aside ?? existing !== undefined);
     const writingPath = aside ? `${path}.partial` : path;
     let file: AppendFile;
@@ -115,9 +117,9 @@ export class CassetteWriter {
     if (this.#pending === undefined) {
       if (this.#header && (this.#header.era ?? "legacy") !== (header.era ?? "legacy")) {
         throw new CassetteError(
-          `Cannot change the era of ${this.path} to ${header.era ?? "legacy"}: the header already says ${
-            this.#header.era ?? "legacy"
-          }`,
+          `Cannot change the era of ${this.path} to ${
+            header.era ?? "legacy"
+          }: the header already says ${this.#header.era ?? "legacy"}`,
         );
       }
       return;

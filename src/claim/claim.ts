@@ -30,7 +30,9 @@ export interface ClaimOwner {
 /** A claim file that is not a claim: one clear error, exit 2. */
 export class ClaimFileError extends CassetteError {
   constructor(readonly file: string, problem: string) {
-    super(`The claim file ${file} is not a claim (${problem}); delete it if no recording is running`);
+    super(
+      `The claim file ${file} is not a claim (${problem}); delete it if no recording is running`,
+    );
   }
 }
 
@@ -55,7 +57,8 @@ function parseOwner(file: string, text: string): ClaimOwner {
   }
   const owner = value as Partial<ClaimOwner>;
   if (
-    owner === null || typeof owner !== "object" || typeof owner.pid !== "number" || typeof owner.host !== "string" ||
+    owner === null || typeof owner !== "object" || typeof owner.pid !== "number" ||
+    typeof owner.host !== "string" ||
     typeof owner.time !== "string" || Number.isNaN(Date.parse(owner.time))
   ) {
     throw new ClaimFileError(file, "expected JSON with pid, host and time");
@@ -75,7 +78,10 @@ export async function readClaim(cassette: string): Promise<ClaimOwner | undefine
     try {
       text = await runtime.readTextFile(file);
     } catch (error) {
-      if ((error as { code?: string }).code === "ENOENT" || error instanceof Error && /not found|No such file/i.test(error.message)) {
+      if (
+        (error as { code?: string }).code === "ENOENT" ||
+        error instanceof Error && /not found|No such file/i.test(error.message)
+      ) {
         return undefined;
       }
       throw new ClaimFileError(file, (error as Error).message);
@@ -86,8 +92,13 @@ export async function readClaim(cassette: string): Promise<ClaimOwner | undefine
 }
 
 /** Why a claim may be taken over, or undefined when its owner is alive and recent. */
-export function staleReason(owner: ClaimOwner, staleAfterMs = DEFAULT_STALE_AFTER_MS): string | undefined {
-  if (owner.host === runtime.hostname() && !runtime.isProcessAlive(owner.pid)) return `its owner (pid ${owner.pid}) is gone`;
+export function staleReason(
+  owner: ClaimOwner,
+  staleAfterMs = DEFAULT_STALE_AFTER_MS,
+): string | undefined {
+  if (owner.host === runtime.hostname() && !runtime.isProcessAlive(owner.pid)) {
+    return `its owner (pid ${owner.pid}) is gone`;
+  }
   const age = Date.now() - Date.parse(owner.time);
   if (age > staleAfterMs) return `it is ${Math.round(age / 1000)} s old`;
   return undefined;
@@ -170,7 +181,9 @@ async function tryCreate(cassette: string, owner: ClaimOwner): Promise<boolean> 
  * put back rather than stolen.
  */
 async function takeOver(cassette: string, stale: ClaimOwner): Promise<void> {
-  const aside = `${claimPath(cassette)}.stale-${runtime.pid()}-${Math.random().toString(36).slice(2, 8)}`;
+  const aside = `${claimPath(cassette)}.stale-${runtime.pid()}-${
+    Math.random().toString(36).slice(2, 8)
+  }`;
   try {
     await runtime.rename(claimPath(cassette), aside);
   } catch {
@@ -215,20 +228,30 @@ export async function acquireClaim(cassette: string, options: AcquireOptions): P
     }
     const sibling = sameRecording(held, owner);
     if (!sibling && options.force) {
-      options.log?.(`warning: breaking the live claim of ${describeOwner(held)} on ${cassette} (--force)`);
+      options.log?.(
+        `warning: breaking the live claim of ${describeOwner(held)} on ${cassette} (--force)`,
+      );
       await takeOver(cassette, held);
       continue;
     }
     if (!sibling && options.onHeld === "fail") {
-      throw new ClaimError(`The cassette ${cassette} is being written by ${describeOwner(held)} (claim file ${claimPath(cassette)})`);
+      throw new ClaimError(
+        `The cassette ${cassette} is being written by ${describeOwner(held)} (claim file ${
+          claimPath(cassette)
+        })`,
+      );
     }
     const limit = sibling ? options.siblingWaitMs ?? 15_000 : options.waitTimeoutMs ?? 120_000;
     if (Date.now() - started > limit) {
       throw new ClaimError(
-        `Gave up after ${Math.round(limit / 1000)} s waiting for ${describeOwner(held)} to finish writing ${cassette}`,
+        `Gave up after ${Math.round(limit / 1000)} s waiting for ${
+          describeOwner(held)
+        } to finish writing ${cassette}`,
       );
     }
-    if (options.signal?.aborted) throw new ClaimError(`Interrupted while waiting for the claim on ${cassette}`);
+    if (options.signal?.aborted) {
+      throw new ClaimError(`Interrupted while waiting for the claim on ${cassette}`);
+    }
     if (!sibling) waitedFor = held;
     if (!announced) {
       options.log?.(`waiting for ${describeOwner(held)} to finish writing ${cassette}`);
@@ -244,7 +267,11 @@ export async function withClaim<T>(
   work: () => Promise<T>,
   options: { force?: boolean; log?: (line: string) => void } = {},
 ): Promise<T> {
-  const { claim } = await acquireClaim(cassette, { onHeld: "fail", force: options.force, log: options.log });
+  const { claim } = await acquireClaim(cassette, {
+    onHeld: "fail",
+    force: options.force,
+    log: options.log,
+  });
   try {
     return await work();
   } finally {

@@ -41,8 +41,15 @@ export class ArgsError extends TypeError {
  * }); // { values: { output: "x.jsonl", force: true }, positionals: ["in.jsonl"] }
  * ```
  */
-export function parseArgList(args: readonly string[], options: Record<string, ArgSpec>): ParsedArgs {
-  const byShort = new Map(Object.entries(options).filter(([, spec]) => spec.short).map(([name, spec]) => [spec.short!, name]));
+export function parseArgList(
+  args: readonly string[],
+  options: Record<string, ArgSpec>,
+): ParsedArgs {
+  const byShort = new Map(
+    Object.entries(options).filter(([, spec]) => spec.short).map((
+      [name, spec],
+    ) => [spec.short!, name]),
+  );
   const values: ParsedArgs["values"] = {};
   const positionals: string[] = [];
   const set = (name: string, value: string | boolean) => {

@@ -31,20 +31,24 @@ export async function overview(): Promise<string> {
 
 /** The help text of one command. */
 export function commandHelp(command: Command): string {
-  const rows = Object.entries(command.options).filter(([, spec]) => !spec.hidden).map(([name, spec]) => {
-    const flagText = `${spec.short ? `-${spec.short}, ` : ""}--${name}${
-      spec.type === "string" ? ` ${spec.valueName ?? "VALUE"}` : ""
-    }`;
-    const extra = spec.multiple ? " (repeatable)" : "";
-    const fallback = spec.default !== undefined ? ` (default: ${spec.default})` : "";
-    return [flagText, spec.description + extra + fallback] as const;
-  });
+  const rows = Object.entries(command.options).filter(([, spec]) => !spec.hidden).map(
+    ([name, spec]) => {
+      const flagText = `${spec.short ? `-${spec.short}, ` : ""}--${name}${
+        spec.type === "string" ? ` ${spec.valueName ?? "VALUE"}` : ""
+      }`;
+      const extra = spec.multiple ? " (repeatable)" : "";
+      const fallback = spec.default !== undefined ? ` (default: ${spec.default})` : "";
+      return [flagText, spec.description + extra + fallback] as const;
+    },
+  );
   const width = Math.max(0, ...rows.map(([flagText]) => flagText.length));
   return [
     `Usage: mcp-cassette ${command.usage}`,
     "",
     command.description ?? command.summary,
-    ...(rows.length > 0 ? ["", "Options:", ...rows.map(([f, d]) => `  ${f.padEnd(width)}  ${d}`)] : []),
+    ...(rows.length > 0
+      ? ["", "Options:", ...rows.map(([f, d]) => `  ${f.padEnd(width)}  ${d}`)]
+      : []),
   ].join("\n");
 }
 
@@ -55,7 +59,10 @@ function parseCommandArgs(command: Command, args: string[]): CommandInput {
   if (rest.length > 0 && !command.takesRest) {
     throw new UsageError(`${command.name} does not take a command after --`);
   }
-  const options: Record<string, ArgSpec> = { help: { type: "boolean", short: "h" }, ...command.options };
+  const options: Record<string, ArgSpec> = {
+    help: { type: "boolean", short: "h" },
+    ...command.options,
+  };
   try {
     const parsed = parseArgList(own, options);
     return { values: parsed.values, positionals: parsed.positionals, rest };
@@ -85,7 +92,9 @@ export async function main(args: readonly string[]): Promise<number> {
   try {
     input = parseCommandArgs(command, [...rest]);
   } catch (error) {
-    runtime.writeStderr(`mcp-cassette ${name}: ${describeError(error)}\n\n${commandHelp(command)}\n`);
+    runtime.writeStderr(
+      `mcp-cassette ${name}: ${describeError(error)}\n\n${commandHelp(command)}\n`,
+    );
     return ExitCode.BadInput;
   }
   if (input.values.help === true) {
@@ -100,7 +109,9 @@ export async function main(args: readonly string[]): Promise<number> {
       return error.exitCode;
     }
     // Not a user mistake: keep the stack, it is a bug report.
-    runtime.writeStderr(`mcp-cassette ${name}: internal error: ${(error as Error)?.stack ?? error}\n`);
+    runtime.writeStderr(
+      `mcp-cassette ${name}: internal error: ${(error as Error)?.stack ?? error}\n`,
+    );
     return 70;
   }
 }

@@ -16,20 +16,31 @@ export const command: Command = {
   name: "diff",
   summary: "Compare the server surface (tools, prompts, resources, templates) of two cassettes",
   usage: "diff OLD NEW [--tools-only] [--format text|json]",
-  description: "Lists the tools, prompts, resources and resource templates added, removed or changed between " +
+  description:
+    "Lists the tools, prompts, resources and resource templates added, removed or changed between " +
     "two recordings, with schema changes down to the field, each marked breaking or not (a new required " +
     "parameter, a removed tool or a narrowed type breaks callers; a new optional parameter or a changed " +
     "description does not). Exit 5 when the surface moved, 0 when it did not.",
   options: {
     "tools-only": { type: "boolean", description: "Compare tools only", multiple: false },
-    format: { type: "string", valueName: "FORMAT", description: "text or json", default: "text", multiple: false },
+    format: {
+      type: "string",
+      valueName: "FORMAT",
+      description: "text or json",
+      default: "text",
+      multiple: false,
+    },
   },
   async run({ values, positionals }) {
     if (positionals.length !== 2) throw new UsageError("diff takes two cassettes: OLD NEW");
     const format = stringOption(values, "format") ?? "text";
-    if (format !== "text" && format !== "json") throw new UsageError(`--format must be text or json, not "${format}"`);
+    if (format !== "text" && format !== "json") {
+      throw new UsageError(`--format must be text or json, not "${format}"`);
+    }
     const [oldPath, newPath] = positionals;
-    const diff = diffCassettes(await loadCassette(oldPath), await loadCassette(newPath), { toolsOnly: flag(values, "tools-only") });
+    const diff = diffCassettes(await loadCassette(oldPath), await loadCassette(newPath), {
+      toolsOnly: flag(values, "tools-only"),
+    });
     await printOut(format === "json" ? stableStringify(diff) + "\n" : formatDiffText(diff));
     return diff.changed ? ExitCode.SurfaceChanged : ExitCode.Ok;
   },

@@ -15,15 +15,23 @@ import { runtime } from "../runtime/mod.ts";
 /** The `import` command. */
 export const command: Command = {
   name: "import",
-  summary: "Convert a cassette from the Python or TypeScript mcp-cassette, or mcp-replay, into this format",
+  summary:
+    "Convert a cassette from the Python or TypeScript mcp-cassette, or mcp-replay, into this format",
   usage: "import FILE -o OUT [--force]",
-  description: "Reads a cassette written by another record/replay tool (the Python mcp-cassette's JSON, " +
+  description:
+    "Reads a cassette written by another record/replay tool (the Python mcp-cassette's JSON, " +
     "format_version 1-3; the TypeScript mcp-cassette's JSONL, cassetteVersion 1-2; mcp-replay's " +
     "mcp-replay/cassette@1 JSONL) and writes the same session in this tool's format. `replay`, `lint`, " +
     "`diff` and `inspect` also read those files directly; import makes the conversion permanent. " +
     "docs/import.md lists what each format maps to and what it never recorded.",
   options: {
-    output: { type: "string", short: "o", valueName: "OUT", description: "Where to write the converted cassette", multiple: false },
+    output: {
+      type: "string",
+      short: "o",
+      valueName: "OUT",
+      description: "Where to write the converted cassette",
+      multiple: false,
+    },
     force: { type: "boolean", description: "Overwrite OUT if it exists", multiple: false },
   },
   async run({ values, positionals }) {
@@ -42,7 +50,9 @@ export const command: Command = {
     }
     await writer.close();
     const torn = cassette.torn ? ` (dropped a torn last line ${cassette.torn.line})` : "";
-    printErr(`${input}: converted ${cassette.entries.length} entries from ${cassette.importedFrom} into ${output}${torn}`);
+    printErr(
+      `${input}: converted ${cassette.entries.length} entries from ${cassette.importedFrom} into ${output}${torn}`,
+    );
     return ExitCode.Ok;
   },
 };

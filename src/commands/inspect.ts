@@ -23,7 +23,10 @@ interface FaultDryRun {
 /** The slice of src/faults/mod.ts this command uses, loaded only for --faults. */
 interface FaultsModule {
   loadFaultOverlay(path: string): Promise<unknown>;
-  dryRunFaults(overlay: unknown, subjects: readonly unknown[]): { entry: string; hits: { index: number; method: string; name?: string }[] }[];
+  dryRunFaults(
+    overlay: unknown,
+    subjects: readonly unknown[],
+  ): { entry: string; hits: { index: number; method: string; name?: string }[] }[];
   recordedRequests(entries: readonly Entry[]): unknown[];
 }
 
@@ -32,7 +35,11 @@ async function loadFaultsModule(): Promise<FaultsModule> {
   try {
     return await import("../faults/mod.ts") as unknown as FaultsModule;
   } catch (error) {
-    throw new CassetteError(`--faults is not available in this build: the fault library did not load (${(error as Error).message.split("\n")[0]})`);
+    throw new CassetteError(
+      `--faults is not available in this build: the fault library did not load (${
+        (error as Error).message.split("\n")[0]
+      })`,
+    );
   }
 }
 
@@ -40,7 +47,9 @@ async function dryRun(cassette: Cassette, path: string): Promise<FaultDryRun[]> 
   const faults = await loadFaultsModule();
   const overlay = await faults.loadFaultOverlay(path);
   const subjects = faults.recordedRequests(cassette.entries);
-  const requestLines = listMessages(cassette.entries).filter((m) => m.dir === "c2s" && m.kind === "request").map((m) => m.line);
+  const requestLines = listMessages(cassette.entries).filter((m) =>
+    m.dir === "c2s" && m.kind === "request"
+  ).map((m) => m.line);
   return faults.dryRunFaults(overlay, subjects).map(({ entry, hits }) => ({
     entry,
     hits: hits.map((hit) => ({ ...hit, line: requestLines[hit.index] ?? 0 })),
@@ -52,7 +61,13 @@ function formatDryRun(results: readonly FaultDryRun[]): string {
   if (results.length === 0) lines.push("  the overlay has no entries");
   for (const { entry, hits } of results) {
     lines.push(`  ${entry}: ${hits.length === 0 ? "would never fire" : `${hits.length} hit(s)`}`);
-    for (const hit of hits) lines.push(`    request #${hit.index} ${hit.method}${hit.name ? ` ${hit.name}` : ""} (line ${hit.line})`);
+    for (const hit of hits) {
+      lines.push(
+        `    request #${hit.index} ${hit.method}${
+          hit.name ? ` ${hit.name}` : ""
+        } (line ${hit.line})`,
+      );
+    }
   }
   return lines.join("\n") + "\n";
 }
@@ -60,23 +75,47 @@ function formatDryRun(results: readonly FaultDryRun[]): string {
 /** The `inspect` command. */
 export const command: Command = {
   name: "inspect",
-  summary: "Summarise a cassette: header, sessions, per-method counts and latency, server-initiated traffic",
+  summary:
+    "Summarise a cassette: header, sessions, per-method counts and latency, server-initiated traffic",
   usage: "inspect CASSETTE [--timeline] [--grep TEXT] [--faults FILE] [--format text|json]",
-  description: "Prints the header, the sessions, per-method counts with p50/p95/max latency (request to " +
+  description:
+    "Prints the header, the sessions, per-method counts with p50/p95/max latency (request to " +
     "response, paired by id within a session), and the traffic the server started (its requests, and " +
     "whether the client answered each; its notifications). --timeline lists every entry; --grep keeps " +
     "the entries whose JSON contains TEXT (and implies --timeline). --faults dry-runs a fault overlay " +
     "over the recorded requests. --format json is deterministic: the same file gives the same bytes.",
   options: {
-    timeline: { type: "boolean", description: "One line per entry: t, session, dir, kind, method/id", multiple: false },
-    grep: { type: "string", valueName: "TEXT", description: "Only entries containing TEXT (case-insensitive)", multiple: false },
-    faults: { type: "string", valueName: "FILE", description: "Show which recorded requests each fault of an overlay would hit", multiple: false },
-    format: { type: "string", valueName: "FORMAT", description: "text or json", default: "text", multiple: false },
+    timeline: {
+      type: "boolean",
+      description: "One line per entry: t, session, dir, kind, method/id",
+      multiple: false,
+    },
+    grep: {
+      type: "string",
+      valueName: "TEXT",
+      description: "Only entries containing TEXT (case-insensitive)",
+      multiple: false,
+    },
+    faults: {
+      type: "string",
+      valueName: "FILE",
+      description: "Show which recorded requests each fault of an overlay would hit",
+      multiple: false,
+    },
+    format: {
+      type: "string",
+      valueName: "FORMAT",
+      description: "text or json",
+      default: "text",
+      multiple: false,
+    },
   },
   async run({ values, positionals }) {
     if (positionals.length !== 1) throw new UsageError("inspect takes exactly one CASSETTE");
     const format = stringOption(values, "format") ?? "text";
-    if (format !== "text" && format !== "json") throw new UsageError(`--format must be text or json, not "${format}"`);
+    if (format !== "text" && format !== "json") {
+      throw new UsageError(`--format must be text or json, not "${format}"`);
+    }
     const cassette = await loadCassette(positionals[0]);
     const grep = stringOption(values, "grep");
     const showTimeline = flag(values, "timeline") || grep !== undefined;
@@ -89,7 +128,9 @@ export const command: Command = {
       await printOut(stableStringify(output) + "\n");
       return ExitCode.Ok;
     }
-    let text = showTimeline ? formatTimelineText(timeline(cassette, grep)) : formatReportText(inspectCassette(cassette));
+    let text = showTimeline
+      ? formatTimelineText(timeline(cassette, grep))
+      : formatReportText(inspectCassette(cassette));
     if (faults) text += (text.endsWith("\n\n") ? "" : "\n") + formatDryRun(faults);
     await printOut(text);
     return ExitCode.Ok;

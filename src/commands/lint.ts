@@ -16,15 +16,20 @@ import { formatJson, formatSarif, formatText } from "../lint/report.ts";
 
 /** Splits repeatable, comma-separated values. */
 function list(values: string[]): string[] {
-  return values.flatMap((value) => value.split(",")).map((value) => value.trim()).filter((value) => value !== "");
+  return values.flatMap((value) => value.split(",")).map((value) => value.trim()).filter((value) =>
+    value !== ""
+  );
 }
 
 /** The `lint` command. */
 export const command: Command = {
   name: "lint",
-  summary: "Check cassettes for inconsistencies and prompt-injection smells in what the server said",
-  usage: "lint CASSETTE… [--baseline OLD] [--select IDS] [--ignore IDS] [--pack FILE] [--fail-on error|warning] [--format text|json|sarif]",
-  description: "Checks each cassette's header against its frames (era, transport, protocol version, server " +
+  summary:
+    "Check cassettes for inconsistencies and prompt-injection smells in what the server said",
+  usage:
+    "lint CASSETTE… [--baseline OLD] [--select IDS] [--ignore IDS] [--pack FILE] [--fail-on error|warning] [--format text|json|sarif]",
+  description:
+    "Checks each cassette's header against its frames (era, transport, protocol version, server " +
     "info), the traffic itself (orphan responses, duplicate ids, unanswered requests, a torn last line), and " +
     "everything the server said (names, descriptions, schemas, results) for instructions aimed at the model, " +
     "requests to hide things from the user, hidden-emphasis tags, invisible or bidi Unicode, look-alike names, " +
@@ -32,29 +37,73 @@ export const command: Command = {
     "then is an error (a rug pull). Defaults come from [lint] in ./mcp-cassette.toml. Exit 0 when nothing " +
     "reaches --fail-on, 4 when something does. Rules: docs/lint.md.",
   options: {
-    baseline: { type: "string", valueName: "OLD", description: "An earlier cassette of the same server: changed descriptions/schemas are findings", multiple: false },
-    select: { type: "string", valueName: "IDS", description: "Only these rule ids or prefixes (comma-separated)", multiple: true },
-    ignore: { type: "string", valueName: "IDS", description: "Skip these rule ids or prefixes (comma-separated)", multiple: true },
-    pack: { type: "string", valueName: "FILE", description: "A TOML rule pack to add", multiple: true },
-    "fail-on": { type: "string", valueName: "LEVEL", description: "Lowest severity that fails: error or warning", default: "error", multiple: false },
-    format: { type: "string", valueName: "FORMAT", description: "text, json or sarif", default: "text", multiple: false },
-    config: { type: "string", valueName: "FILE", description: "Config file to read [lint] from (default: ./mcp-cassette.toml)", multiple: false },
+    baseline: {
+      type: "string",
+      valueName: "OLD",
+      description:
+        "An earlier cassette of the same server: changed descriptions/schemas are findings",
+      multiple: false,
+    },
+    select: {
+      type: "string",
+      valueName: "IDS",
+      description: "Only these rule ids or prefixes (comma-separated)",
+      multiple: true,
+    },
+    ignore: {
+      type: "string",
+      valueName: "IDS",
+      description: "Skip these rule ids or prefixes (comma-separated)",
+      multiple: true,
+    },
+    pack: {
+      type: "string",
+      valueName: "FILE",
+      description: "A TOML rule pack to add",
+      multiple: true,
+    },
+    "fail-on": {
+      type: "string",
+      valueName: "LEVEL",
+      description: "Lowest severity that fails: error or warning",
+      default: "error",
+      multiple: false,
+    },
+    format: {
+      type: "string",
+      valueName: "FORMAT",
+      description: "text, json or sarif",
+      default: "text",
+      multiple: false,
+    },
+    config: {
+      type: "string",
+      valueName: "FILE",
+      description: "Config file to read [lint] from (default: ./mcp-cassette.toml)",
+      multiple: false,
+    },
   },
   async run({ values, positionals }) {
     if (positionals.length === 0) throw new UsageError("lint needs at least one CASSETTE");
     const config = await loadLintConfig(stringOption(values, "config"));
     const failOn = stringOption(values, "fail-on") ?? config.failOn ?? "error";
-    if (failOn !== "error" && failOn !== "warning") throw new UsageError(`--fail-on must be "error" or "warning", not "${failOn}"`);
+    if (failOn !== "error" && failOn !== "warning") {
+      throw new UsageError(`--fail-on must be "error" or "warning", not "${failOn}"`);
+    }
     const format = stringOption(values, "format") ?? config.format ?? "text";
     if (format !== "text" && format !== "json" && format !== "sarif") {
       throw new UsageError(`--format must be text, json or sarif, not "${format}"`);
     }
     const packs: PatternRule[] = [];
-    for (const path of [...config.packs, ...list(stringList(values, "pack"))]) packs.push(...await loadPack(path));
+    for (const path of [...config.packs, ...list(stringList(values, "pack"))]) {
+      packs.push(...await loadPack(path));
+    }
     const select = list(stringList(values, "select"));
     const ignore = list(stringList(values, "ignore"));
     const baselinePath = stringOption(values, "baseline");
-    const baseline: Cassette | undefined = baselinePath ? await loadCassette(baselinePath) : undefined;
+    const baseline: Cassette | undefined = baselinePath
+      ? await loadCassette(baselinePath)
+      : undefined;
     const findings: Finding[] = [];
     for (const path of positionals) {
       const cassette = await loadCassette(path);
@@ -72,6 +121,8 @@ export const command: Command = {
       ? formatSarif(findings, knownRules(packs))
       : formatText(findings, positionals, threshold);
     await printOut(text);
-    return findings.some((finding) => atLeast(finding.severity, threshold)) ? ExitCode.Findings : ExitCode.Ok;
+    return findings.some((finding) => atLeast(finding.severity, threshold))
+      ? ExitCode.Findings
+      : ExitCode.Ok;
   },
 };

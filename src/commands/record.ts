@@ -10,7 +10,7 @@ import { UsageError } from "../errors.ts";
 import { recordHttp } from "../record/http.ts";
 import { runRecord } from "../modes/record_run.ts";
 import { withClaim } from "../claim/claim.ts";
-import { redactorFromOptions, REDACTION_OPTIONS } from "./shared_options.ts";
+import { REDACTION_OPTIONS, redactorFromOptions } from "./shared_options.ts";
 import { runtime } from "../runtime/mod.ts";
 
 /** Set to 0 to copy a stdio session on the main thread, not on threads of its own. */
@@ -20,7 +20,8 @@ const THREADS_ENV = "MCP_CASSETTE_RECORDER_THREADS";
 export const command: Command = {
   name: "record",
   summary: "Record a live server session into a cassette (stdio or HTTP)",
-  usage: "record -o CASSETTE [options] -- <server command...> | record -o CASSETTE --url URL [--listen HOST:PORT]",
+  usage:
+    "record -o CASSETTE [options] -- <server command...> | record -o CASSETTE --url URL [--listen HOST:PORT]",
   description: [
     "Over stdio, put this command in the client's config in place of the server command: it starts",
     "the real server, passes bytes through verbatim both ways, and writes every frame to the cassette.",
@@ -30,32 +31,51 @@ export const command: Command = {
   ].join("\n"),
   takesRest: true,
   options: {
-    output: { type: "string", short: "o", valueName: "CASSETTE", description: "The cassette file to write" },
-    url: { type: "string", valueName: "URL", description: "Record a Streamable HTTP or HTTP+SSE server at this URL" },
+    output: {
+      type: "string",
+      short: "o",
+      valueName: "CASSETTE",
+      description: "The cassette file to write",
+    },
+    url: {
+      type: "string",
+      valueName: "URL",
+      description: "Record a Streamable HTTP or HTTP+SSE server at this URL",
+    },
     listen: {
       type: "string",
       valueName: "HOST:PORT",
       description: "Where the HTTP recorder listens",
       default: "127.0.0.1:0",
     },
-    force: { type: "boolean", description: "Write through a symlinked cassette path; break a live claim" },
+    force: {
+      type: "boolean",
+      description: "Write through a symlinked cassette path; break a live claim",
+    },
     "append-window-ms": {
       type: "string",
       valueName: "MS",
-      description: "A relaunch of the same command within this window joins the cassette as a new session",
+      description:
+        "A relaunch of the same command within this window joins the cassette as a new session",
       default: "10000",
     },
     mode: {
       type: "string",
       valueName: "MODE",
-      description: "Record mode for test suites: once, none, all, new_episodes (MCP_CASSETTE_MODE wins); default: record",
+      description:
+        "Record mode for test suites: once, none, all, new_episodes (MCP_CASSETTE_MODE wins); default: record",
     },
     group: {
       type: "string",
       valueName: "ID",
-      description: "The recording this launch belongs to: launches of one group share the claim (set by the library)",
+      description:
+        "The recording this launch belongs to: launches of one group share the claim (set by the library)",
     },
-    "run-log": { type: "string", valueName: "FILE", description: "Append what this launch did, as JSON lines, to FILE (for the library)" },
+    "run-log": {
+      type: "string",
+      valueName: "FILE",
+      description: "Append what this launch did, as JSON lines, to FILE (for the library)",
+    },
     ...REDACTION_OPTIONS,
   },
   async run({ values, rest }) {
@@ -64,21 +84,31 @@ export const command: Command = {
     const url = stringOption(values, "url");
     const redactor = await redactorFromOptions(values);
     if (url) {
-      if (rest.length > 0) throw new UsageError("record takes either --url or a server command after --, not both");
-      return await withClaim(output, () => recordHttp({
-        url,
-        output,
-        listen: stringOption(values, "listen"),
-        redactor,
-        force: flag(values, "force"),
-        onListening: (address) => printErr(`mcp-cassette: recording; point the client at ${address}`),
-        log: printErr,
-      }), { force: flag(values, "force"), log: printErr });
+      if (rest.length > 0) {
+        throw new UsageError("record takes either --url or a server command after --, not both");
+      }
+      return await withClaim(output, () =>
+        recordHttp({
+          url,
+          output,
+          listen: stringOption(values, "listen"),
+          redactor,
+          force: flag(values, "force"),
+          onListening: (address) =>
+            printErr(`mcp-cassette: recording; point the client at ${address}`),
+          log: printErr,
+        }), { force: flag(values, "force"), log: printErr });
     }
-    if (rest.length === 0) throw new UsageError("record needs a server command after -- (or --url URL)");
+    if (rest.length === 0) {
+      throw new UsageError("record needs a server command after -- (or --url URL)");
+    }
     const window = Number(stringOption(values, "append-window-ms") ?? "10000");
     if (!Number.isFinite(window) || window < 0) {
-      throw new UsageError(`--append-window-ms must be a number of milliseconds, not ${stringOption(values, "append-window-ms")}`);
+      throw new UsageError(
+        `--append-window-ms must be a number of milliseconds, not ${
+          stringOption(values, "append-window-ms")
+        }`,
+      );
     }
     return await runRecord({
       command: rest,

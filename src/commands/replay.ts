@@ -23,14 +23,19 @@ import { REDACTION_OPTIONS } from "./shared_options.ts";
 export const command: Command = {
   name: "replay",
   summary: "Serve a cassette as an MCP server (stdio, or HTTP with --listen)",
-  usage: "replay CASSETTE [--listen HOST:PORT] [options] | replay CASSETTE --new-episodes -- <server command...>",
+  usage:
+    "replay CASSETTE [--listen HOST:PORT] [options] | replay CASSETTE --new-episodes -- <server command...>",
   description: [
     "Put this command in the client's config in place of the server. It answers from the cassette,",
     "with no network and no server process. Misses get a JSON-RPC error naming the closest recording",
     "and the process exits 3 at the end of the session.",
   ].join("\n"),
   options: {
-    listen: { type: "string", valueName: "HOST:PORT", description: "Serve Streamable HTTP here instead of stdio" },
+    listen: {
+      type: "string",
+      valueName: "HOST:PORT",
+      description: "Serve Streamable HTTP here instead of stdio",
+    },
     "max-streams": {
       type: "string",
       valueName: "N",
@@ -49,18 +54,49 @@ export const command: Command = {
       default: "10000",
     },
     faults: { type: "string", valueName: "FILE", description: "A fault overlay (JSON or JSONC)" },
-    seed: { type: "string", valueName: "N", description: "Seed for probabilistic faults (overrides the file's)" },
-    pace: { type: "string", valueName: "MODE", description: "instant, or recorded to keep the recorded gaps", default: "instant" },
-    "pace-scale": { type: "string", valueName: "N", description: "Multiply recorded gaps", default: "1" },
-    "pace-cap-ms": { type: "string", valueName: "MS", description: "Cap any one gap (0: no cap)", default: "5000" },
-    "fail-on-unplayed": { type: "boolean", description: "Exit 3 when recorded requests were never asked for" },
+    seed: {
+      type: "string",
+      valueName: "N",
+      description: "Seed for probabilistic faults (overrides the file's)",
+    },
+    pace: {
+      type: "string",
+      valueName: "MODE",
+      description: "instant, or recorded to keep the recorded gaps",
+      default: "instant",
+    },
+    "pace-scale": {
+      type: "string",
+      valueName: "N",
+      description: "Multiply recorded gaps",
+      default: "1",
+    },
+    "pace-cap-ms": {
+      type: "string",
+      valueName: "MS",
+      description: "Cap any one gap (0: no cap)",
+      default: "5000",
+    },
+    "fail-on-unplayed": {
+      type: "boolean",
+      description: "Exit 3 when recorded requests were never asked for",
+    },
     quiet: { type: "boolean", short: "q", description: "Print nothing on stderr but misses" },
     "new-episodes": {
       type: "boolean",
-      description: "Send misses to the live server given after -- and append the exchanges to the cassette",
+      description:
+        "Send misses to the live server given after -- and append the exchanges to the cassette",
     },
-    group: { type: "string", valueName: "ID", description: "The recording this run belongs to (set by the library)" },
-    "run-log": { type: "string", valueName: "FILE", description: "Append what this run did, as JSON lines, to FILE (for the library)" },
+    group: {
+      type: "string",
+      valueName: "ID",
+      description: "The recording this run belongs to (set by the library)",
+    },
+    "run-log": {
+      type: "string",
+      valueName: "FILE",
+      description: "Append what this run did, as JSON lines, to FILE (for the library)",
+    },
     report: {
       type: "string",
       valueName: "FILE",
@@ -73,7 +109,11 @@ export const command: Command = {
     if (positionals.length !== 1) throw new UsageError("replay needs exactly one CASSETTE");
     if (flag(values, "new-episodes") || rest.length > 0 || stringOption(values, "run-log")) {
       const { replayNewEpisodes } = await import("../modes/replay_run.ts");
-      return await replayNewEpisodes(positionals[0], rest, values, { replayOptions, recordingRedactor, finishReport });
+      return await replayNewEpisodes(positionals[0], rest, values, {
+        replayOptions,
+        recordingRedactor,
+        finishReport,
+      });
     }
     const cassette = await loadCassette(positionals[0]);
     const quiet = flag(values, "quiet");
@@ -102,13 +142,15 @@ export async function replayOptions(
 ): Promise<ReplayOptions> {
   const timeout = Number(stringOption(values, "answer-timeout-ms") ?? "10000");
   if (!Number.isFinite(timeout) || timeout <= 0) {
-    throw new UsageError(`--answer-timeout-ms must be a positive number, not ${stringOption(values, "answer-timeout-ms")}`);
+    throw new UsageError(
+      `--answer-timeout-ms must be a positive number, not ${
+        stringOption(values, "answer-timeout-ms")
+      }`,
+    );
   }
   const faultsFile = stringOption(values, "faults");
   const seed = stringOption(values, "seed");
-  const faults = faultsFile
-    ? await loadFaults(faultsFile, seed)
-    : undefined;
+  const faults = faultsFile ? await loadFaults(faultsFile, seed) : undefined;
   const rewriteRequest = await requestRewriter(values, header);
   return {
     strict: flag(values, "strict"),
@@ -154,7 +196,10 @@ async function requestRewriter(
  * The redactor of a recording, for what replay adds to it (`--new-episodes`):
  * its own rules, plus any given on the command line.
  */
-export async function recordingRedactor(values: OptionValues, header: CassetteHeader | undefined): Promise<Redactor | undefined> {
+export async function recordingRedactor(
+  values: OptionValues,
+  header: CassetteHeader | undefined,
+): Promise<Redactor | undefined> {
   return await redactionPlan(values, header)?.build();
 }
 
@@ -172,14 +217,18 @@ function redactionPlan(values: OptionValues, header: CassetteHeader | undefined)
     builtInOnly: extra.length === 0 && packs.length === 0 && onlyBuiltInRules(base),
     build: async (): Promise<Redactor> => {
       const { createReplayRedactor } = await import("../redact/mod.ts");
-      return await createReplayRedactor({ ...base, rules: [...base.rules, ...extra] }, { packs, hashKey });
+      return await createReplayRedactor({ ...base, rules: [...base.rules, ...extra] }, {
+        packs,
+        hashKey,
+      });
     },
   };
 }
 
 /** True when a recording names only rules that ship with mcp-cassette (nothing that can fail to build). */
 function onlyBuiltInRules(info: RedactionInfo): boolean {
-  return !info.packs?.length && info.rules.every((id) => id === "keys:default" || id.startsWith("detector:"));
+  return !info.packs?.length &&
+    info.rules.every((id) => id === "keys:default" || id.startsWith("detector:"));
 }
 
 /**
@@ -188,16 +237,25 @@ function onlyBuiltInRules(info: RedactionInfo): boolean {
  * the JSONC parser alone cost it about 25 ms on Deno.
  */
 async function loadFaults(file: string, seed: string | undefined) {
-  const { createFaultInjector, loadFaultOverlay, parseFaultSeed } = await import("../faults/mod.ts");
-  return createFaultInjector(await loadFaultOverlay(file), seed === undefined ? {} : { seed: parseFaultSeed(seed) });
+  const { createFaultInjector, loadFaultOverlay, parseFaultSeed } = await import(
+    "../faults/mod.ts"
+  );
+  return createFaultInjector(
+    await loadFaultOverlay(file),
+    seed === undefined ? {} : { seed: parseFaultSeed(seed) },
+  );
 }
 
 /** Prints the end-of-session report and picks the exit code. */
 export function finishReport(report: ReplayReport, values: OptionValues, quiet: boolean): number {
   const lines = formatReport(report);
-  for (const line of quiet ? lines.filter((text) => text.startsWith("miss")) : lines) printErr(`mcp-cassette: ${line}`);
+  for (const line of quiet ? lines.filter((text) => text.startsWith("miss")) : lines) {
+    printErr(`mcp-cassette: ${line}`);
+  }
   if (report.misses.length > 0) return ExitCode.ReplayMiss;
   if (flag(values, "fail-on-unplayed") && report.unplayed.length > 0) return ExitCode.ReplayMiss;
-  if (flag(values, "strict") && (report.divergences.length > 0 || report.timeouts.length > 0)) return ExitCode.Failed;
+  if (flag(values, "strict") && (report.divergences.length > 0 || report.timeouts.length > 0)) {
+    return ExitCode.Failed;
+  }
   return ExitCode.Ok;
 }

@@ -30,10 +30,19 @@ export const REDACTION_OPTIONS: Record<string, OptionSpec> = {
     type: "string",
     multiple: true,
     valueName: "RULE",
-    description: "Also redact values under keys matching a glob (key:GLOB) or at a JSON pointer (/a/b)",
+    description:
+      "Also redact values under keys matching a glob (key:GLOB) or at a JSON pointer (/a/b)",
   },
-  pack: { type: "string", multiple: true, valueName: "FILE", description: "A TOML redaction rule pack" },
-  "no-detectors": { type: "boolean", description: "Turn off the free-text detectors (credential keys stay on)" },
+  pack: {
+    type: "string",
+    multiple: true,
+    valueName: "FILE",
+    description: "A TOML redaction rule pack",
+  },
+  "no-detectors": {
+    type: "boolean",
+    description: "Turn off the free-text detectors (credential keys stay on)",
+  },
 };
 
 /** Builds the redactor the flags describe. */

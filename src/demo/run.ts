@@ -53,12 +53,18 @@ export async function runDemo(
       serverName: variant,
     });
   // The cassette is itself a server: `check` must see the same thing in it as live.
-  const live = formatCheckText(await runCheck(new StdioClientTransport(demoServerCommand("healthy"))));
+  const live = formatCheckText(
+    await runCheck(new StdioClientTransport(demoServerCommand("healthy"))),
+  );
   const replayed = formatCheckText(
-    await runCheck(new StdioClientTransport([...runtime.selfCommand(), "replay", "--quiet", cassette])),
+    await runCheck(
+      new StdioClientTransport([...runtime.selfCommand(), "replay", "--quiet", cassette]),
+    ),
   );
   const checkLine = live === replayed
-    ? `check: the live server and \`replay\` of its cassette give the same report (${live.includes("result: PASS") ? "PASS" : "FAIL"})`
+    ? `check: the live server and \`replay\` of its cassette give the same report (${
+      live.includes("result: PASS") ? "PASS" : "FAIL"
+    })`
     : `check: the replay's report differs from the live server's:\n${replayed}`;
   const healthy = await verify("healthy");
   const regressed = await verify("regressed");

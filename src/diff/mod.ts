@@ -46,9 +46,18 @@ function isObject(value: Json | undefined): value is JsonObject {
   return value !== null && typeof value === "object" && !Array.isArray(value);
 }
 
-function textChange(path: string, before: Json | undefined, after: Json | undefined, breaking = false): Change[] {
+function textChange(
+  path: string,
+  before: Json | undefined,
+  after: Json | undefined,
+  breaking = false,
+): Change[] {
   if (stableStringify(before ?? null) === stableStringify(after ?? null)) return [];
-  const what = before === undefined ? `${path} added` : after === undefined ? `${path} removed` : `${path} changed`;
+  const what = before === undefined
+    ? `${path} added`
+    : after === undefined
+    ? `${path} removed`
+    : `${path} changed`;
   const change: Change = { path, what, breaking };
   if (before !== undefined) change.before = before;
   if (after !== undefined) change.after = after;
@@ -58,7 +67,11 @@ function textChange(path: string, before: Json | undefined, after: Json | undefi
 function promptArguments(value: Json | undefined): Map<string, JsonObject> {
   const map = new Map<string, JsonObject>();
   if (Array.isArray(value)) {
-    for (const argument of value) if (isObject(argument) && typeof argument.name === "string") map.set(argument.name, argument);
+    for (const argument of value) {
+      if (isObject(argument) && typeof argument.name === "string") {
+        map.set(argument.name, argument);
+      }
+    }
   }
   return map;
 }
@@ -71,11 +84,21 @@ function diffPromptArguments(before: Json | undefined, after: Json | undefined):
     const path = `arguments.${name}`;
     const old = a.get(name);
     const now = b.get(name);
-    if (!old) changes.push({ path, what: now!.required === true ? "new required argument" : "new optional argument", breaking: now!.required === true, after: now });
-    else if (!now) changes.push({ path, what: "argument removed", breaking: true, before: old });
+    if (!old) {
+      changes.push({
+        path,
+        what: now!.required === true ? "new required argument" : "new optional argument",
+        breaking: now!.required === true,
+        after: now,
+      });
+    } else if (!now) changes.push({ path, what: "argument removed", breaking: true, before: old });
     else {
       if ((old.required === true) !== (now.required === true)) {
-        changes.push({ path, what: now.required === true ? "argument became required" : "argument became optional", breaking: now.required === true });
+        changes.push({
+          path,
+          what: now.required === true ? "argument became required" : "argument became optional",
+          breaking: now.required === true,
+        });
       }
       changes.push(...textChange(`${path}.description`, old.description, now.description));
       changes.push(...textChange(`${path}.title`, old.title, now.title));
@@ -96,7 +119,9 @@ export function diffItem(kind: SurfaceKind, before: JsonObject, after: JsonObjec
   } else if (kind === "prompt") {
     changes.push(...diffPromptArguments(before.arguments, after.arguments));
   } else {
-    if (kind === "resource" || kind === "template") changes.push(...textChange("name", before.name, after.name));
+    if (kind === "resource" || kind === "template") {
+      changes.push(...textChange("name", before.name, after.name));
+    }
     changes.push(...textChange("mimeType", before.mimeType, after.mimeType, true));
   }
   return changes;
@@ -105,7 +130,11 @@ export function diffItem(kind: SurfaceKind, before: JsonObject, after: JsonObjec
 const KIND_ORDER: SurfaceKind[] = ["tool", "prompt", "resource", "template"];
 
 /** Compares the surfaces of two cassettes. */
-export function diffCassettes(old: Cassette, now: Cassette, options: { toolsOnly?: boolean } = {}): SurfaceDiff {
+export function diffCassettes(
+  old: Cassette,
+  now: Cassette,
+  options: { toolsOnly?: boolean } = {},
+): SurfaceDiff {
   const oldSurface = extractSurface(old.entries);
   const newSurface = extractSurface(now.entries);
   const kinds = options.toolsOnly ? (["tool"] as SurfaceKind[]) : KIND_ORDER;
@@ -134,7 +163,15 @@ export function diffCassettes(old: Cassette, now: Cassette, options: { toolsOnly
       else if (!b) items.push({ kind, key, status: "removed", breaking: true, changes: [] });
       else {
         const changes = diffItem(kind, a.value, b.value);
-        if (changes.length > 0) items.push({ kind, key, status: "changed", breaking: changes.some((c) => c.breaking), changes });
+        if (changes.length > 0) {
+          items.push({
+            kind,
+            key,
+            status: "changed",
+            breaking: changes.some((c) => c.breaking),
+            changes,
+          });
+        }
       }
     }
   }
@@ -162,9 +199,13 @@ export function formatDiffText(diff: SurfaceDiff): string {
     lines.push(`${sign} ${item.kind} ${item.key} (${item.status}, ${tag})`);
     for (const change of item.changes) {
       const values = change.before !== undefined || change.after !== undefined
-        ? `: ${change.before !== undefined ? shortJson(change.before) : "∅"} → ${change.after !== undefined ? shortJson(change.after) : "∅"}`
+        ? `: ${change.before !== undefined ? shortJson(change.before) : "∅"} → ${
+          change.after !== undefined ? shortJson(change.after) : "∅"
+        }`
         : "";
-      lines.push(`    ${change.path}: ${change.what}${change.breaking ? " [breaking]" : ""}${values}`);
+      lines.push(
+        `    ${change.path}: ${change.what}${change.breaking ? " [breaking]" : ""}${values}`,
+      );
     }
   }
   for (const { kind, missingIn } of diff.unlisted) {

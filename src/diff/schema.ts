@@ -41,25 +41,61 @@ function typesWithin(a: Set<string>, b: Set<string>): boolean {
 }
 
 function requiredOf(schema: JsonObject): Set<string> {
-  return new Set(Array.isArray(schema.required) ? schema.required.filter((r): r is string => typeof r === "string") : []);
+  return new Set(
+    Array.isArray(schema.required)
+      ? schema.required.filter((r): r is string => typeof r === "string")
+      : [],
+  );
 }
 
 const LOWER_BOUNDS = ["minimum", "exclusiveMinimum", "minLength", "minItems", "minProperties"];
 const UPPER_BOUNDS = ["maximum", "exclusiveMaximum", "maxLength", "maxItems", "maxProperties"];
-const PROSE = new Set(["description", "title", "examples", "$comment", "default", "$schema", "$id"]);
-const HANDLED = new Set(["type", "properties", "required", "enum", "items", "additionalProperties", ...LOWER_BOUNDS, ...UPPER_BOUNDS]);
+const PROSE = new Set([
+  "description",
+  "title",
+  "examples",
+  "$comment",
+  "default",
+  "$schema",
+  "$id",
+]);
+const HANDLED = new Set([
+  "type",
+  "properties",
+  "required",
+  "enum",
+  "items",
+  "additionalProperties",
+  ...LOWER_BOUNDS,
+  ...UPPER_BOUNDS,
+]);
 
 /**
  * Compares two schemas. `narrowingBreaks` is true for inputs (a value the
  * client used to send may now be refused) and false for outputs (the reader
  * gets fewer kinds of values, which it already handles).
  */
-export function diffSchema(before: Json | undefined, after: Json | undefined, path: string, role: SchemaRole): Change[] {
+export function diffSchema(
+  before: Json | undefined,
+  after: Json | undefined,
+  path: string,
+  role: SchemaRole,
+): Change[] {
   const changes: Change[] = [];
   const input = role === "input";
   if (stableStringify(before ?? null) === stableStringify(after ?? null)) return changes;
   if (!isObject(before) || !isObject(after)) {
-    changes.push({ path, what: before === undefined ? "schema added" : after === undefined ? "schema removed" : "schema replaced", breaking: true, before, after });
+    changes.push({
+      path,
+      what: before === undefined
+        ? "schema added"
+        : after === undefined
+        ? "schema removed"
+        : "schema replaced",
+      breaking: true,
+      before,
+      after,
+    });
     return changes;
   }
   // type
@@ -67,9 +103,16 @@ export function diffSchema(before: Json | undefined, after: Json | undefined, pa
   const newTypes = typesOf(after);
   if (stableStringify(before.type ?? null) !== stableStringify(after.type ?? null)) {
     let breaking = true;
-    if (oldTypes && newTypes) breaking = input ? !typesWithin(oldTypes, newTypes) : !typesWithin(newTypes, oldTypes);
-    else if (!newTypes && input) breaking = false; // the constraint went away
-    changes.push({ path: `${path}.type`, what: breaking ? "type changed" : "type widened", breaking, before: before.type, after: after.type });
+    if (oldTypes && newTypes) {
+      breaking = input ? !typesWithin(oldTypes, newTypes) : !typesWithin(newTypes, oldTypes);
+    } else if (!newTypes && input) breaking = false; // the constraint went away
+    changes.push({
+      path: `${path}.type`,
+      what: breaking ? "type changed" : "type widened",
+      breaking,
+      before: before.type,
+      after: after.type,
+    });
   }
   // properties and required
   const oldProps = isObject(before.properties) ? before.properties : {};
@@ -80,21 +123,43 @@ export function diffSchema(before: Json | undefined, after: Json | undefined, pa
     const at = `${path}.properties.${name}`;
     if (!(name in oldProps)) {
       const required = newRequired.has(name);
-      changes.push(input
-        ? { path: at, what: required ? "new required parameter" : "new optional parameter", breaking: required, after: newProps[name] }
-        : { path: at, what: "new field", breaking: false, after: newProps[name] });
+      changes.push(
+        input
+          ? {
+            path: at,
+            what: required ? "new required parameter" : "new optional parameter",
+            breaking: required,
+            after: newProps[name],
+          }
+          : { path: at, what: "new field", breaking: false, after: newProps[name] },
+      );
       continue;
     }
     if (!(name in newProps)) {
-      changes.push({ path: at, what: input ? "parameter removed" : "field removed", breaking: true, before: oldProps[name] });
+      changes.push({
+        path: at,
+        what: input ? "parameter removed" : "field removed",
+        breaking: true,
+        before: oldProps[name],
+      });
       continue;
     }
     const wasRequired = oldRequired.has(name);
     const isRequired = newRequired.has(name);
     if (wasRequired !== isRequired) {
-      changes.push(isRequired
-        ? { path: at, what: input ? "parameter became required" : "field became required", breaking: input }
-        : { path: at, what: input ? "parameter became optional" : "field became optional", breaking: !input });
+      changes.push(
+        isRequired
+          ? {
+            path: at,
+            what: input ? "parameter became required" : "field became required",
+            breaking: input,
+          }
+          : {
+            path: at,
+            what: input ? "parameter became optional" : "field became optional",
+            breaking: !input,
+          },
+      );
     }
     changes.push(...diffSchema(oldProps[name], newProps[name], at, role));
   }
@@ -105,37 +170,85 @@ export function diffSchema(before: Json | undefined, after: Json | undefined, pa
       const newValues = new Set(after.enum.map(stableStringify));
       const removed = before.enum.filter((value) => !newValues.has(stableStringify(value)));
       const added = after.enum.filter((value) => !oldValues.has(stableStringify(value)));
-      if (removed.length > 0) changes.push({ path: `${path}.enum`, what: `enum values removed: ${removed.map((v) => JSON.stringify(v)).join(", ")}`, breaking: input, before: removed });
-      if (added.length > 0) changes.push({ path: `${path}.enum`, what: `enum values added: ${added.map((v) => JSON.stringify(v)).join(", ")}`, breaking: !input, after: added });
+      if (removed.length > 0) {
+        changes.push({
+          path: `${path}.enum`,
+          what: `enum values removed: ${removed.map((v) => JSON.stringify(v)).join(", ")}`,
+          breaking: input,
+          before: removed,
+        });
+      }
+      if (added.length > 0) {
+        changes.push({
+          path: `${path}.enum`,
+          what: `enum values added: ${added.map((v) => JSON.stringify(v)).join(", ")}`,
+          breaking: !input,
+          after: added,
+        });
+      }
     } else {
       const narrowed = after.enum !== undefined;
-      changes.push({ path: `${path}.enum`, what: narrowed ? "values restricted to an enum" : "enum restriction removed", breaking: input === narrowed, before: before.enum, after: after.enum });
+      changes.push({
+        path: `${path}.enum`,
+        what: narrowed ? "values restricted to an enum" : "enum restriction removed",
+        breaking: input === narrowed,
+        before: before.enum,
+        after: after.enum,
+      });
     }
   }
   // numeric and size bounds: raising a lower bound or lowering an upper bound narrows
-  for (const [keys, narrowsWhen] of [[LOWER_BOUNDS, (a: number, b: number) => b > a], [UPPER_BOUNDS, (a: number, b: number) => b < a]] as const) {
+  for (
+    const [keys, narrowsWhen] of [[LOWER_BOUNDS, (a: number, b: number) => b > a], [
+      UPPER_BOUNDS,
+      (a: number, b: number) => b < a,
+    ]] as const
+  ) {
     for (const key of keys) {
       const a = before[key];
       const b = after[key];
       if (a === b) continue;
-      const narrowed = typeof a === "number" && typeof b === "number" ? narrowsWhen(a, b) : b !== undefined;
-      changes.push({ path: `${path}.${key}`, what: narrowed ? `${key} tightened` : `${key} relaxed`, breaking: input === narrowed, before: a, after: b });
+      const narrowed = typeof a === "number" && typeof b === "number"
+        ? narrowsWhen(a, b)
+        : b !== undefined;
+      changes.push({
+        path: `${path}.${key}`,
+        what: narrowed ? `${key} tightened` : `${key} relaxed`,
+        breaking: input === narrowed,
+        before: a,
+        after: b,
+      });
     }
   }
   // items, additionalProperties
   if (stableStringify(before.items ?? null) !== stableStringify(after.items ?? null)) {
     changes.push(...diffSchema(before.items, after.items, `${path}.items`, role));
   }
-  if (stableStringify(before.additionalProperties ?? null) !== stableStringify(after.additionalProperties ?? null)) {
+  if (
+    stableStringify(before.additionalProperties ?? null) !==
+      stableStringify(after.additionalProperties ?? null)
+  ) {
     const closed = after.additionalProperties === false;
-    changes.push({ path: `${path}.additionalProperties`, what: closed ? "extra properties now refused" : "additionalProperties changed", breaking: input ? closed : !closed, before: before.additionalProperties, after: after.additionalProperties });
+    changes.push({
+      path: `${path}.additionalProperties`,
+      what: closed ? "extra properties now refused" : "additionalProperties changed",
+      breaking: input ? closed : !closed,
+      before: before.additionalProperties,
+      after: after.additionalProperties,
+    });
   }
   // prose and anything else
   for (const key of [...new Set([...Object.keys(before), ...Object.keys(after)])].sort()) {
     if (HANDLED.has(key)) continue;
     if (stableStringify(before[key] ?? null) === stableStringify(after[key] ?? null)) continue;
     const prose = PROSE.has(key);
-    changes.push({ path: `${path}.${key}`, what: prose ? `${key} changed` : `${key} changed (unclassified keyword, counted as breaking)`, breaking: !prose, before: before[key], after: after[key] });
+    changes.push({
+      path: `${path}.${key}`,
+      what: prose ? `${key} changed` : `${key} changed (unclassified keyword, counted as breaking)`,
+      breaking: !prose,
+      before: before[key],
+      after: after[key],
+    });
   }
   return changes;
 }

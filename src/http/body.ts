@@ -28,7 +28,9 @@ export async function readBodyCapped(request: Request, maxBytes: number): Promis
   if (!request.body) return { bytes: new Uint8Array(0), tooLarge: false };
   // A declared length within the cap is trusted by the server, which stops at
   // it: reading whole is cheaper than a chunk loop (most MCP bodies are small).
-  if (Number.isFinite(declared)) return { bytes: new Uint8Array(await request.arrayBuffer()), tooLarge: false };
+  if (Number.isFinite(declared)) {
+    return { bytes: new Uint8Array(await request.arrayBuffer()), tooLarge: false };
+  }
   const chunks: Uint8Array[] = [];
   let total = 0;
   const reader = request.body.getReader();
@@ -66,7 +68,9 @@ const decoder = new TextDecoder();
  */
 export async function readTextCapped(request: Request, maxBytes: number): Promise<CappedText> {
   const declared = declaredLength(request);
-  if (request.body && Number.isFinite(declared) && declared <= maxBytes) return { text: await request.text(), tooLarge: false };
+  if (request.body && Number.isFinite(declared) && declared <= maxBytes) {
+    return { text: await request.text(), tooLarge: false };
+  }
   const read = await readBodyCapped(request, maxBytes);
   return { text: read.tooLarge ? "" : decoder.decode(read.bytes), tooLarge: read.tooLarge };
 }
@@ -76,7 +80,11 @@ export async function readTextCapped(request: Request, maxBytes: number): Promis
  * rather than given to its constructor: under Deno that costs 0.4 µs instead
  * of 2 µs, on a path replay takes for every answer.
  */
-export function jsonResponse(text: string, status: number, headers: Record<string, string> = {}): Response {
+export function jsonResponse(
+  text: string,
+  status: number,
+  headers: Record<string, string> = {},
+): Response {
   const response = status === 200 ? new Response(text) : new Response(text, { status });
   response.headers.set("content-type", "application/json");
   for (const name in headers) response.headers.set(name, headers[name]);

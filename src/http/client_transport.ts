@@ -40,7 +40,9 @@ export class StreamableHttpClientTransport implements ClientTransport {
   }
 
   async send(message: Json): Promise<void> {
-    if (this.#ended) throw new ServerUnreachableError(`Cannot send to ${this.describe}: the transport is closed`);
+    if (this.#ended) {
+      throw new ServerUnreachableError(`Cannot send to ${this.describe}: the transport is closed`);
+    }
     const headers: Record<string, string> = {
       ...this.headers,
       "content-type": "application/json",
@@ -52,16 +54,25 @@ export class StreamableHttpClientTransport implements ClientTransport {
     this.#inFlight.add(controller);
     let response: Response;
     try {
-      response = await fetch(this.url, { method: "POST", headers, body: JSON.stringify(message), signal: controller.signal });
+      response = await fetch(this.url, {
+        method: "POST",
+        headers,
+        body: JSON.stringify(message),
+        signal: controller.signal,
+      });
     } catch (error) {
       this.#inFlight.delete(controller);
-      throw new ServerUnreachableError(`Cannot reach ${this.describe}: ${(error as Error).message}`);
+      throw new ServerUnreachableError(
+        `Cannot reach ${this.describe}: ${(error as Error).message}`,
+      );
     }
     const sessionId = response.headers.get("mcp-session-id");
     if (sessionId) this.#sessionId = sessionId;
     const type = mediaType(response.headers.get("content-type"));
     if (type === "text/event-stream" && response.body) {
-      void this.#readStream(response.body, message).finally(() => this.#inFlight.delete(controller));
+      void this.#readStream(response.body, message).finally(() =>
+        this.#inFlight.delete(controller)
+      );
       return;
     }
     const text = await response.text().catch(() => "");
@@ -80,7 +91,10 @@ export class StreamableHttpClientTransport implements ClientTransport {
   async close(): Promise<void> {
     for (const controller of this.#inFlight) controller.abort();
     if (this.#sessionId && !this.#ended) {
-      await fetch(this.url, { method: "DELETE", headers: { ...this.headers, "mcp-session-id": this.#sessionId } })
+      await fetch(this.url, {
+        method: "DELETE",
+        headers: { ...this.headers, "mcp-session-id": this.#sessionId },
+      })
         .then((response) => response.body?.cancel())
         .catch(() => {});
     }
@@ -122,10 +136,13 @@ export class StreamableHttpClientTransport implements ClientTransport {
   #deliver(frame: Json, sent: Json) {
     const request = sent as { method?: string; id?: unknown };
     const answer = frame as { id?: unknown; result?: { protocolVersion?: unknown } };
-    if (request.method === "initialize" && answer.id === request.id && typeof answer.result?.protocolVersion === "string") {
+    if (
+      request.method === "initialize" && answer.id === request.id &&
+      typeof answer.result?.protocolVersion === "string"
+    ) {
       this.#protocolVersion = answer.result.protocolVersion;
     }
-    if (Array.isArray(frame)) for (const item of frame) this.#push(item);
+    if (Array.isArray(frame)) { for (const item of frame) this.#push(item); }
     else this.#push(frame);
   }
 
@@ -144,4 +161,7 @@ export class StreamableHttpClientTransport implements ClientTransport {
   }
 }
 
-registerTransportFactory("http", (url, options) => new StreamableHttpClientTransport(url, options.headers));
+registerTransportFactory(
+  "http",
+  (url, options) => new StreamableHttpClientTransport(url, options.headers),
+);

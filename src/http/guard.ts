@@ -35,7 +35,9 @@ export function parseListen(text: string | undefined): ListenAddress {
   if (!match) throw new UsageError(`--listen must be HOST:PORT, not ${JSON.stringify(value)}`);
   const hostname = match[1] || match[2] || "127.0.0.1";
   const port = Number(match[3]);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--listen port must be 0-65535, not ${match[3]}`);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) {
+    throw new UsageError(`--listen port must be 0-65535, not ${match[3]}`);
+  }
   return { hostname, port };
 }
 
@@ -85,7 +87,10 @@ function refusal(bound: ListenAddress, host: string, origin: string): Refusal | 
     const name = match?.[1]?.toLowerCase() ?? "";
     const port = match?.[2] ? Number(match[2]) : 80;
     if (!match || !LOOPBACK.has(name) || port !== bound.port) {
-      return { status: 403, message: `Forbidden: Host ${JSON.stringify(host)} is not this local server` };
+      return {
+        status: 403,
+        message: `Forbidden: Host ${JSON.stringify(host)} is not this local server`,
+      };
     }
   }
   if (origin !== "null") {

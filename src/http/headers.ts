@@ -58,7 +58,10 @@ export function scrubHeaders(headers: Headers, redactor?: HeaderRedactor): Scrub
   }
   if (redactor?.headers) {
     const more = redactor.headers(kept);
-    return { headers: more.headers, credentials: [...new Set([...credentials, ...more.credentials])] };
+    return {
+      headers: more.headers,
+      credentials: [...new Set([...credentials, ...more.credentials])],
+    };
   }
   return { headers: kept, credentials };
 }
@@ -81,7 +84,9 @@ export function mediaType(value: string | null | undefined): string {
 }
 
 /** The media ranges an Accept value lists, lower-case, without parameters. */
-const acceptedRanges = memoize((accept) => new Set(accept.split(",").map((part) => part.split(";")[0].trim().toLowerCase())));
+const acceptedRanges = memoize((accept) =>
+  new Set(accept.split(",").map((part) => part.split(";")[0].trim().toLowerCase()))
+);
 
 /** True when `accept` lists `type` (or a wildcard that covers it). */
 export function accepts(accept: string | null, type: string): boolean {

@@ -14,7 +14,13 @@
 import type { CassetteHeader } from "../cassette/format.ts";
 import type { Cassette, LocatedEntry } from "../cassette/reader.ts";
 import type { JsonRpcId } from "../jsonrpc.ts";
-import { DEFAULT_SESSION, extractSurface, latestItems, listMessages, pairMessages } from "../surface/mod.ts";
+import {
+  DEFAULT_SESSION,
+  extractSurface,
+  latestItems,
+  listMessages,
+  pairMessages,
+} from "../surface/mod.ts";
 
 /** p50, p95 and max of a set of durations, in milliseconds. */
 export interface Percentiles {
@@ -85,7 +91,11 @@ export function percentile(sorted: readonly number[], p: number): number {
 
 function percentiles(values: number[]): Percentiles {
   const sorted = [...values].sort((a, b) => a - b);
-  return { p50: percentile(sorted, 50), p95: percentile(sorted, 95), max: sorted[sorted.length - 1] };
+  return {
+    p50: percentile(sorted, 50),
+    p95: percentile(sorted, 95),
+    max: sorted[sorted.length - 1],
+  };
 }
 
 /** Builds the summary of a cassette. */
@@ -96,7 +106,12 @@ export function inspectCassette(cassette: Cassette): InspectReport {
   const stat = (method: string, dir: "c2s" | "s2c", kind: "request" | "notification") => {
     const key = `${dir} ${method}`;
     let entry = methods.get(key);
-    if (!entry) methods.set(key, entry = { method, dir, kind, count: 0, answered: 0, errors: 0, durations: [] });
+    if (!entry) {
+      methods.set(
+        key,
+        entry = { method, dir, kind, count: 0, answered: 0, errors: 0, durations: [] },
+      );
+    }
     return entry;
   };
   for (const message of messages) {
@@ -112,7 +127,14 @@ export function inspectCassette(cassette: Cassette): InspectReport {
       entry.durations.push(response.t - request.t);
     }
     if (request.dir === "s2c") {
-      serverRequests.push({ method: request.method ?? "?", id: request.id!, session: request.session, line: request.line, t: request.t, answered: !!response });
+      serverRequests.push({
+        method: request.method ?? "?",
+        id: request.id!,
+        session: request.session,
+        line: request.line,
+        t: request.t,
+        answered: !!response,
+      });
     }
   }
   const sessions = new Map<string, SessionStats>();
@@ -142,12 +164,24 @@ export function inspectCassette(cassette: Cassette): InspectReport {
     header: cassette.header,
     entries: cassette.entries.length,
     messages: messages.length,
-    sessions: [...sessions.values()].sort((a, b) => a.firstT - b.firstT || a.session.localeCompare(b.session)),
+    sessions: [...sessions.values()].sort((a, b) =>
+      a.firstT - b.firstT || a.session.localeCompare(b.session)
+    ),
     methods: [...methods.values()]
-      .map(({ durations, ...rest }) => durations.length > 0 ? { ...rest, latency: percentiles(durations) } : rest)
-      .sort((a, b) => a.dir.localeCompare(b.dir) || a.method.localeCompare(b.method) || a.kind.localeCompare(b.kind)),
+      .map(({ durations, ...rest }) =>
+        durations.length > 0 ? { ...rest, latency: percentiles(durations) } : rest
+      )
+      .sort((a, b) =>
+        a.dir.localeCompare(b.dir) || a.method.localeCompare(b.method) ||
+        a.kind.localeCompare(b.kind)
+      ),
     serverInitiated: { requests: serverRequests, notifications },
-    surface: { tools: count("tool"), prompts: count("prompt"), resources: count("resource"), templates: count("template") },
+    surface: {
+      tools: count("tool"),
+      prompts: count("prompt"),
+      resources: count("resource"),
+      templates: count("template"),
+    },
   };
   if (cassette.importedFrom) report.importedFrom = cassette.importedFrom;
   if (cassette.torn) report.torn = { line: cassette.torn.line };
@@ -156,7 +190,9 @@ export function inspectCassette(cassette: Cassette): InspectReport {
 
 function table(rows: string[][]): string[] {
   const widths = rows[0].map((_, i) => Math.max(...rows.map((row) => row[i].length)));
-  return rows.map((row) => "  " + row.map((cell, i) => cell.padEnd(widths[i])).join("  ").trimEnd());
+  return rows.map((row) =>
+    "  " + row.map((cell, i) => cell.padEnd(widths[i])).join("  ").trimEnd()
+  );
 }
 
 const ms = (value: number) => `${Math.round(value * 10) / 10}ms`;
@@ -190,9 +226,15 @@ export function formatReportText(report: InspectReport): string {
     ...table([
       ["method", "dir", "kind", "count", "answered", "errors", "p50", "p95", "max"],
       ...report.methods.map((m) => [
-        m.method, m.dir, m.kind, String(m.count),
-        m.kind === "request" ? String(m.answered) : "", m.kind === "request" ? String(m.errors) : "",
-        m.latency ? ms(m.latency.p50) : "", m.latency ? ms(m.latency.p95) : "", m.latency ? ms(m.latency.max) : "",
+        m.method,
+        m.dir,
+        m.kind,
+        String(m.count),
+        m.kind === "request" ? String(m.answered) : "",
+        m.kind === "request" ? String(m.errors) : "",
+        m.latency ? ms(m.latency.p50) : "",
+        m.latency ? ms(m.latency.p95) : "",
+        m.latency ? ms(m.latency.max) : "",
       ]),
     ]),
   ];
@@ -200,7 +242,11 @@ export function formatReportText(report: InspectReport): string {
   lines.push("", "Server-initiated:");
   if (requests.length === 0 && notifications.length === 0) lines.push("  none");
   for (const r of requests) {
-    lines.push(`  request ${r.method} id ${JSON.stringify(r.id)} (session ${r.session}, line ${r.line}): ${r.answered ? "answered by the client" : "NOT answered"}`);
+    lines.push(
+      `  request ${r.method} id ${JSON.stringify(r.id)} (session ${r.session}, line ${r.line}): ${
+        r.answered ? "answered by the client" : "NOT answered"
+      }`,
+    );
   }
   for (const n of notifications) lines.push(`  notification ${n.method} ×${n.count}`);
   return lines.join("\n") + "\n";
@@ -224,18 +270,47 @@ function rowsOf(entry: LocatedEntry): TimelineRow[] {
         ...base,
         dir: m.dir,
         kind: m.kind,
-        what: [m.method, m.id !== undefined ? `#${JSON.stringify(m.id)}` : undefined].filter(Boolean).join(" "),
+        what: [m.method, m.id !== undefined ? `#${JSON.stringify(m.id)}` : undefined].filter(
+          Boolean,
+        ).join(" "),
       }));
     case "raw":
-      return [{ ...base, dir: entry.dir, kind: "raw", what: JSON.stringify(entry.text.slice(0, 60)) }];
+      return [{
+        ...base,
+        dir: entry.dir,
+        kind: "raw",
+        what: JSON.stringify(entry.text.slice(0, 60)),
+      }];
     case "session":
-      return [{ ...base, dir: "", kind: `session-${entry.event}`, what: entry.exitCode !== undefined ? `exit ${entry.exitCode}` : entry.reason ?? entry.sessionId ?? "" }];
+      return [{
+        ...base,
+        dir: "",
+        kind: `session-${entry.event}`,
+        what: entry.exitCode !== undefined
+          ? `exit ${entry.exitCode}`
+          : entry.reason ?? entry.sessionId ?? "",
+      }];
     case "http-request":
-      return [{ ...base, dir: "c2s", kind: "http-request", what: `x${entry.x} ${entry.method} ${entry.path}` }];
+      return [{
+        ...base,
+        dir: "c2s",
+        kind: "http-request",
+        what: `x${entry.x} ${entry.method} ${entry.path}`,
+      }];
     case "http-response":
-      return [{ ...base, dir: "s2c", kind: "http-response", what: `x${entry.x} ${entry.status} ${entry.body}` }];
+      return [{
+        ...base,
+        dir: "s2c",
+        kind: "http-response",
+        what: `x${entry.x} ${entry.status} ${entry.body}`,
+      }];
     case "sse-event":
-      return [{ ...base, dir: "s2c", kind: "sse-event", what: `x${entry.x} ${entry.sse.event ?? "message"}` }];
+      return [{
+        ...base,
+        dir: "s2c",
+        kind: "sse-event",
+        what: `x${entry.x} ${entry.sse.event ?? "message"}`,
+      }];
     case "http-end":
       return [{ ...base, dir: "", kind: "http-end", what: `x${entry.x} ${entry.reason}` }];
   }

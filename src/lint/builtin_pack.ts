@@ -9,27 +9,33 @@ import { parsePack } from "./pack.ts";
 import type { PatternRule } from "./pack.ts";
 
 /** Where the model reads what a tool is: names, descriptions, schemas, server instructions. */
-const MODEL_FACING = `["tool.name", "tool.title", "tool.description", "tool.input-schema", "tool.output-schema",
+const MODEL_FACING =
+  `["tool.name", "tool.title", "tool.description", "tool.input-schema", "tool.output-schema",
   "prompt.name", "prompt.title", "prompt.description", "prompt.arguments",
   "resource.name", "resource.title", "resource.description",
   "template.name", "template.title", "template.description", "server.instructions"]`;
 
 const INSTRUCTION_PHRASES = [
-  String.raw`\b(?:ignore|disregard|forget|override)\s+(?:all\s+|any\s+|the\s+|your\s+)*(?:previous|prior|above|earlier|preceding|other|system)\s+(?:instructions?|prompts?|messages?|rules|directions|context)`,
+  String
+    .raw`\b(?:ignore|disregard|forget|override)\s+(?:all\s+|any\s+|the\s+|your\s+)*(?:previous|prior|above|earlier|preceding|other|system)\s+(?:instructions?|prompts?|messages?|rules|directions|context)`,
   String.raw`\byou\s+(?:must|are\s+required\s+to|have\s+to|need\s+to)\b`,
   String.raw`\byou\s+are\s+now\b`,
   String.raw`\b(?:new|updated|real|true|actual)\s+(?:system\s+)?instructions?\s*:`,
   String.raw`\bsystem\s+prompt\b`,
-  String.raw`\b(?:the|as\s+an?)\s+(?:assistant|ai|llm|language\s+model|model|agent)\s+(?:must|should|shall|will\s+now)\b`,
-  String.raw`\bbefore\s+(?:using|calling|invoking)\s+(?:this|any\s+other|the\s+\S+)\s+tool\b[^.]{0,60}\b(?:read|call|send|pass|include|fetch)\b`,
+  String
+    .raw`\b(?:the|as\s+an?)\s+(?:assistant|ai|llm|language\s+model|model|agent)\s+(?:must|should|shall|will\s+now)\b`,
+  String
+    .raw`\bbefore\s+(?:using|calling|invoking)\s+(?:this|any\s+other|the\s+\S+)\s+tool\b[^.]{0,60}\b(?:read|call|send|pass|include|fetch)\b`,
   String.raw`\bpretend\s+(?:to\s+be|that)\b`,
 ].join("|");
 
 const CONCEALMENT_PHRASES = [
-  String.raw`\b(?:do\s+not|don'?t|never)\s+(?:tell|inform|mention(?:\s+this)?\s+to|reveal\s+(?:this\s+)?to|show|notify|alert|let)\s+the\s+user`,
+  String
+    .raw`\b(?:do\s+not|don'?t|never)\s+(?:tell|inform|mention(?:\s+this)?\s+to|reveal\s+(?:this\s+)?to|show|notify|alert|let)\s+the\s+user`,
   String.raw`\bwithout\s+(?:telling|informing|notifying|alerting|asking)\s+the\s+user`,
   String.raw`\b(?:hide|conceal|keep)\b[^.]{0,40}\bfrom\s+the\s+user`,
-  String.raw`\bthe\s+user\s+(?:must|should|need)\s+(?:not|never)\s+(?:know|see|be\s+told|find\s+out)`,
+  String
+    .raw`\bthe\s+user\s+(?:must|should|need)\s+(?:not|never)\s+(?:know|see|be\s+told|find\s+out)`,
   String.raw`\b(?:secretly|covertly|surreptitiously)\b`,
 ].join("|");
 
@@ -81,7 +87,9 @@ message = "tool result gives orders to the model: \\"{match}\\""
 `;
 
 /** The built-in pattern rules. */
-export const BUILTIN_PATTERN_RULES: readonly PatternRule[] = parsePack(TOML_TEXT, "builtin").map((rule) => ({
+export const BUILTIN_PATTERN_RULES: readonly PatternRule[] = parsePack(TOML_TEXT, "builtin").map((
+  rule,
+) => ({
   ...rule,
   origin: "builtin",
 }));

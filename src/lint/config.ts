@@ -64,7 +64,9 @@ export async function loadLintConfig(path?: string): Promise<LintConfig> {
     select: strings(file, "select", lint.select),
     ignore: strings(file, "ignore", lint.ignore),
     failOn: failOn as Severity | undefined,
-    packs: strings(file, "packs", lint.packs).map((pack) => pack.startsWith("/") ? pack : `${base}/${pack}`),
+    packs: strings(file, "packs", lint.packs).map((pack) =>
+      pack.startsWith("/") ? pack : `${base}/${pack}`
+    ),
     format: format as LintConfig["format"],
   };
 }

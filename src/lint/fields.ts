@@ -50,10 +50,15 @@ function isObject(value: Json | undefined): value is JsonObject {
 }
 
 /** Calls `visit` on every string under `value` except binary payloads. */
-export function walkStrings(value: Json | undefined, pointer: string, visit: (text: string, pointer: string) => void): void {
+export function walkStrings(
+  value: Json | undefined,
+  pointer: string,
+  visit: (text: string, pointer: string) => void,
+): void {
   if (typeof value === "string") visit(value, pointer);
-  else if (Array.isArray(value)) value.forEach((item, i) => walkStrings(item, `${pointer}/${i}`, visit));
-  else if (isObject(value)) {
+  else if (Array.isArray(value)) {
+    value.forEach((item, i) => walkStrings(item, `${pointer}/${i}`, visit));
+  } else if (isObject(value)) {
     for (const [key, item] of Object.entries(value)) {
       if (!SKIPPED_KEYS.has(key)) walkStrings(item, `${pointer}/${pointerToken(key)}`, visit);
     }
@@ -61,7 +66,11 @@ export function walkStrings(value: Json | undefined, pointer: string, visit: (te
 }
 
 /** Strings in a JSON schema that a model reads: descriptions, titles, enum values, defaults, examples, property names. */
-function walkSchema(schema: Json | undefined, pointer: string, visit: (text: string, pointer: string) => void): void {
+function walkSchema(
+  schema: Json | undefined,
+  pointer: string,
+  visit: (text: string, pointer: string) => void,
+): void {
   if (Array.isArray(schema)) {
     schema.forEach((item, i) => walkSchema(item, `${pointer}/${i}`, visit));
     return;
@@ -70,8 +79,12 @@ function walkSchema(schema: Json | undefined, pointer: string, visit: (text: str
   for (const [key, value] of Object.entries(schema)) {
     const here = `${pointer}/${pointerToken(key)}`;
     if ((key === "description" || key === "title") && typeof value === "string") visit(value, here);
-    else if (key === "enum" || key === "examples" || key === "const" || key === "default") walkStrings(value, here, visit);
-    else if ((key === "properties" || key === "patternProperties" || key === "$defs" || key === "definitions") && isObject(value)) {
+    else if (key === "enum" || key === "examples" || key === "const" || key === "default") {
+      walkStrings(value, here, visit);
+    } else if (
+      (key === "properties" || key === "patternProperties" || key === "$defs" ||
+        key === "definitions") && isObject(value)
+    ) {
       for (const [name, sub] of Object.entries(value)) {
         const subPointer = `${here}/${pointerToken(name)}`;
         visit(name, subPointer);
@@ -83,7 +96,13 @@ function walkSchema(schema: Json | undefined, pointer: string, visit: (text: str
 
 type Add = (field: string, text: string, pointer: string) => void;
 
-function listedItems(kind: string, items: Json | undefined, base: string, line: number, out: TextField[]) {
+function listedItems(
+  kind: string,
+  items: Json | undefined,
+  base: string,
+  line: number,
+  out: TextField[],
+) {
   if (!Array.isArray(items)) return;
   items.forEach((item, i) => {
     if (!isObject(item)) return;
@@ -93,13 +112,27 @@ function listedItems(kind: string, items: Json | undefined, base: string, line: 
     const add: Add = (field, text, pointer) => out.push({ field, text, line, pointer, subject });
     if (typeof item.name === "string") add(`${kind}.name`, item.name, `${at}/name`);
     if (typeof item.title === "string") add(`${kind}.title`, item.title, `${at}/title`);
-    if (typeof item.description === "string") add(`${kind}.description`, item.description, `${at}/description`);
+    if (typeof item.description === "string") {
+      add(`${kind}.description`, item.description, `${at}/description`);
+    }
     if (kind === "tool") {
-      walkSchema(item.inputSchema, `${at}/inputSchema`, (text, pointer) => add("tool.input-schema", text, pointer));
-      walkSchema(item.outputSchema, `${at}/outputSchema`, (text, pointer) => add("tool.output-schema", text, pointer));
+      walkSchema(
+        item.inputSchema,
+        `${at}/inputSchema`,
+        (text, pointer) => add("tool.input-schema", text, pointer),
+      );
+      walkSchema(
+        item.outputSchema,
+        `${at}/outputSchema`,
+        (text, pointer) => add("tool.output-schema", text, pointer),
+      );
     }
     if (kind === "prompt") {
-      walkStrings(item.arguments, `${at}/arguments`, (text, pointer) => add("prompt.arguments", text, pointer));
+      walkStrings(
+        item.arguments,
+        `${at}/arguments`,
+        (text, pointer) => add("prompt.arguments", text, pointer),
+      );
     }
   });
 }
@@ -107,7 +140,9 @@ function listedItems(kind: string, items: Json | undefined, base: string, line: 
 function subjectOfRequest(request: LocatedMessage): string {
   const params = (request.msg as JsonObject).params;
   const name = isObject(params) ? params.name ?? params.uri : undefined;
-  return typeof name === "string" ? `${request.method} ${JSON.stringify(name)}` : request.method ?? "request";
+  return typeof name === "string"
+    ? `${request.method} ${JSON.stringify(name)}`
+    : request.method ?? "request";
 }
 
 function fromResponse(exchange: Exchange, out: TextField[]) {
@@ -119,7 +154,11 @@ function fromResponse(exchange: Exchange, out: TextField[]) {
   const result = msg.result;
   const subject = subjectOfRequest(exchange.request);
   const addAll = (field: string, value: Json | undefined, pointer: string) =>
-    walkStrings(value, pointer, (text, at) => out.push({ field, text, line, pointer: at, subject }));
+    walkStrings(
+      value,
+      pointer,
+      (text, at) => out.push({ field, text, line, pointer: at, subject }),
+    );
   if (response.kind === "error") {
     addAll(method === "tools/call" ? "tool.result" : "server.other", msg.error, `${base}/error`);
     return;
@@ -129,7 +168,13 @@ function fromResponse(exchange: Exchange, out: TextField[]) {
     case "initialize":
     case "server/discover":
       if (typeof result.instructions === "string") {
-        out.push({ field: "server.instructions", text: result.instructions, line, pointer: `${base}/result/instructions`, subject: "server" });
+        out.push({
+          field: "server.instructions",
+          text: result.instructions,
+          line,
+          pointer: `${base}/result/instructions`,
+          subject: "server",
+        });
       }
       return;
     case "tools/list":
@@ -139,7 +184,13 @@ function fromResponse(exchange: Exchange, out: TextField[]) {
     case "resources/list":
       return listedItems("resource", result.resources, `${base}/result/resources`, line, out);
     case "resources/templates/list":
-      return listedItems("template", result.resourceTemplates, `${base}/result/resourceTemplates`, line, out);
+      return listedItems(
+        "template",
+        result.resourceTemplates,
+        `${base}/result/resourceTemplates`,
+        line,
+        out,
+      );
     case "tools/call":
       return addAll("tool.result", result, `${base}/result`);
     case "prompts/get":
@@ -166,7 +217,9 @@ export function collectFields(messages: readonly LocatedMessage[]): TextField[] 
     const subject = message.method ?? "message";
     walkStrings(message.msg, message.pointer, (text, pointer) => {
       // The method name itself is protocol, not prose.
-      if (pointer !== `${message.pointer}/method`) out.push({ field: "server.other", text, line: message.line, pointer, subject });
+      if (pointer !== `${message.pointer}/method`) {
+        out.push({ field: "server.other", text, line: message.line, pointer, subject });
+      }
     });
   }
   return out;
@@ -176,7 +229,11 @@ export function collectFields(messages: readonly LocatedMessage[]): TextField[] 
 export function selectorMatches(selector: string, field: string): boolean {
   if (selector === field || selector === "*") return true;
   if (!selector.includes("*")) return false;
-  const pattern = new RegExp(`^${selector.split("*").map((part) => part.replace(/[.+?^${}()|[\]\\]/g, "\\$&")).join("[^.]*")}$`);
+  const pattern = new RegExp(
+    `^${
+      selector.split("*").map((part) => part.replace(/[.+?^${}()|[\]\\]/g, "\\$&")).join("[^.]*")
+    }$`,
+  );
   return pattern.test(field);
 }
 

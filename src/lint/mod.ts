@@ -14,7 +14,13 @@
 import type { Cassette } from "../cassette/reader.ts";
 import { stableStringify } from "../json.ts";
 import type { Json } from "../jsonrpc.ts";
-import { extractSurface, latestItems, listMessages, pairMessages, paramsOf } from "../surface/mod.ts";
+import {
+  extractSurface,
+  latestItems,
+  listMessages,
+  pairMessages,
+  paramsOf,
+} from "../surface/mod.ts";
 import type { Surface, SurfaceItem } from "../surface/mod.ts";
 import { BUILTIN_PATTERN_RULES } from "./builtin_pack.ts";
 import { consistencyFindings } from "./consistency.ts";
@@ -47,11 +53,17 @@ export interface LintOptions {
 /** The rules a run with these options knows about (before select/ignore). */
 export function knownRules(packs: readonly PatternRule[] = []): RuleInfo[] {
   const own = new Set(BUILTIN_RULES.map((rule) => rule.id));
-  const extra = packs.filter((rule) => !own.has(rule.id)).map(({ id, name, severity, summary, origin }) => ({ id, name, severity, summary, origin }));
+  const extra = packs.filter((rule) => !own.has(rule.id)).map((
+    { id, name, severity, summary, origin },
+  ) => ({ id, name, severity, summary, origin }));
   return [...BUILTIN_RULES, ...extra];
 }
 
-function patternFindings(file: string, fields: readonly TextField[], rules: readonly PatternRule[]): Finding[] {
+function patternFindings(
+  file: string,
+  fields: readonly TextField[],
+  rules: readonly PatternRule[],
+): Finding[] {
   const findings: Finding[] = [];
   for (const rule of rules) {
     for (const field of fields) {
@@ -61,7 +73,9 @@ function patternFindings(file: string, fields: readonly TextField[], rules: read
       findings.push({
         rule: rule.id,
         severity: rule.severity,
-        message: `${field.subject}: ${rule.message.replaceAll("{match}", excerpt(match[0], 60))} (in ${field.field})`,
+        message: `${field.subject}: ${
+          rule.message.replaceAll("{match}", excerpt(match[0], 60))
+        } (in ${field.field})`,
         file,
         line: field.line,
         pointer: field.pointer,
@@ -81,19 +95,35 @@ function characterFindings(file: string, fields: readonly TextField[]): Finding[
       findings.push({
         rule: "MCL105",
         severity: "error",
-        message: `${field.subject}: ${invisible.what} ${invisible.codePoint} at character ${invisible.index} of ${field.field}`,
+        message:
+          `${field.subject}: ${invisible.what} ${invisible.codePoint} at character ${invisible.index} of ${field.field}`,
         ...at,
         excerpt: excerpt(JSON.stringify(field.text)),
       });
     }
     if (field.field.endsWith(".name")) {
       const problem = nameProblem(field.text);
-      if (problem) findings.push({ rule: "MCL106", severity: "warning", message: `${field.subject}: the name ${problem}`, ...at });
+      if (problem) {
+        findings.push({
+          rule: "MCL106",
+          severity: "warning",
+          message: `${field.subject}: the name ${problem}`,
+          ...at,
+        });
+      }
     }
     const secret = findSecret(field.text);
     if (secret) {
-      const shown = secret.token.length > 12 ? `${secret.token.slice(0, 6)}…${secret.token.slice(-4)}` : secret.token;
-      findings.push({ rule: "MCL107", severity: "warning", message: `${field.subject}: looks like a secret (${secret.what}: ${shown}) in ${field.field}`, ...at });
+      const shown = secret.token.length > 12
+        ? `${secret.token.slice(0, 6)}…${secret.token.slice(-4)}`
+        : secret.token;
+      findings.push({
+        rule: "MCL107",
+        severity: "warning",
+        message:
+          `${field.subject}: looks like a secret (${secret.what}: ${shown}) in ${field.field}`,
+        ...at,
+      });
     }
   }
   return findings;
@@ -105,7 +135,8 @@ function duplicateFindings(file: string, surface: Surface): Finding[] {
   const groupOf: number[] = [];
   surface.lists.forEach((list, i) => {
     const previous = surface.lists[i - 1];
-    const continues = previous && previous.kind === list.kind && previous.exchange.request.session === list.exchange.request.session &&
+    const continues = previous && previous.kind === list.kind &&
+      previous.exchange.request.session === list.exchange.request.session &&
       paramsOf(list.exchange.request)?.cursor !== undefined;
     groupOf.push(continues ? groupOf[i - 1] : i);
   });
@@ -123,7 +154,9 @@ function duplicateFindings(file: string, surface: Surface): Finding[] {
         findings.push({
           rule: "MCL108",
           severity: "warning",
-          message: `${item.kind} ${JSON.stringify(item.key)} is listed twice (first at ${earlier.pointer}); clients keep one of them silently`,
+          message: `${item.kind} ${
+            JSON.stringify(item.key)
+          } is listed twice (first at ${earlier.pointer}); clients keep one of them silently`,
           file,
           line: item.line,
           pointer: item.pointer,
@@ -137,7 +170,9 @@ function duplicateFindings(file: string, surface: Surface): Finding[] {
         findings.push({
           rule: "MCL106",
           severity: "warning",
-          message: `${item.kind} ${JSON.stringify(item.key)} looks the same as ${JSON.stringify(lookAlike.key)} (${lookAlike.pointer})`,
+          message: `${item.kind} ${JSON.stringify(item.key)} looks the same as ${
+            JSON.stringify(lookAlike.key)
+          } (${lookAlike.pointer})`,
           file,
           line: item.line,
           pointer: item.pointer,
@@ -170,7 +205,9 @@ function rugPullFindings(file: string, surface: Surface, baseline: Cassette): Fi
       findings.push({
         rule: "MCL110",
         severity: "error",
-        message: `${item.kind} ${JSON.stringify(item.key)}: ${field} changed since the baseline ${baseline.path} (${what}); review before trusting it`,
+        message: `${item.kind} ${
+          JSON.stringify(item.key)
+        }: ${field} changed since the baseline ${baseline.path} (${what}); review before trusting it`,
         file,
         line: item.line,
         pointer: `${item.pointer}/${field}`,
@@ -189,7 +226,10 @@ export function lintCassette(cassette: Cassette, options: LintOptions = {}): Fin
   const fields = collectFields(messages);
   const packIds = new Set((options.packs ?? []).map((rule) => rule.id));
   // A pack rule with a built-in id replaces the built-in one.
-  const patternRules = [...BUILTIN_PATTERN_RULES.filter((rule) => !packIds.has(rule.id)), ...(options.packs ?? [])];
+  const patternRules = [
+    ...BUILTIN_PATTERN_RULES.filter((rule) => !packIds.has(rule.id)),
+    ...(options.packs ?? []),
+  ];
   const findings = [
     ...consistencyFindings(cassette, messages, pairing, surface),
     ...patternFindings(cassette.path, fields, patternRules),
@@ -199,5 +239,7 @@ export function lintCassette(cassette: Cassette, options: LintOptions = {}): Fin
   ];
   const select = options.select ?? [];
   const ignore = options.ignore ?? [];
-  return findings.filter((finding) => ruleEnabled(finding.rule, select, ignore)).sort(compareFindings);
+  return findings.filter((finding) => ruleEnabled(finding.rule, select, ignore)).sort(
+    compareFindings,
+  );
 }

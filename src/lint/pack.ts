@@ -45,7 +45,9 @@ export function parsePack(text: string, name: string): PatternRule[] {
     throw new LintPackError(`${name}: not valid TOML: ${(error as Error).message.split("\n")[0]}`);
   }
   const rules = document.rule ?? document.rules;
-  if (!Array.isArray(rules)) throw new LintPackError(`${name}: expected one or more [[rule]] tables`);
+  if (!Array.isArray(rules)) {
+    throw new LintPackError(`${name}: expected one or more [[rule]] tables`);
+  }
   const seen = new Set<string>();
   return rules.map((raw, index) => {
     const rule = raw as Record<string, unknown>;
@@ -53,20 +55,31 @@ export function parsePack(text: string, name: string): PatternRule[] {
     const fail = (problem: string): never => {
       throw new LintPackError(`${name}: ${label}: ${problem}`);
     };
-    if (typeof rule.id !== "string" || !ID.test(rule.id)) fail(`"id" must be a word such as "TEAM001"`);
+    if (typeof rule.id !== "string" || !ID.test(rule.id)) {
+      fail(`"id" must be a word such as "TEAM001"`);
+    }
     const id = rule.id as string;
     if (seen.has(id)) fail("the id is used twice in this pack");
     seen.add(id);
     const severity = rule.severity ?? "warning";
-    if (severity !== "error" && severity !== "warning") fail(`"severity" must be "error" or "warning", not ${JSON.stringify(severity)}`);
+    if (severity !== "error" && severity !== "warning") {
+      fail(`"severity" must be "error" or "warning", not ${JSON.stringify(severity)}`);
+    }
     const surfaces = typeof rule.surface === "string" ? [rule.surface] : rule.surface;
-    if (!Array.isArray(surfaces) || surfaces.length === 0 || surfaces.some((s) => typeof s !== "string")) {
+    if (
+      !Array.isArray(surfaces) || surfaces.length === 0 ||
+      surfaces.some((s) => typeof s !== "string")
+    ) {
       fail(`"surface" must be a field name or a list of them (${SURFACES.join(", ")})`);
     }
     for (const selector of surfaces as string[]) {
-      if (!isKnownSelector(selector)) fail(`unknown surface ${JSON.stringify(selector)} (known: ${SURFACES.join(", ")})`);
+      if (!isKnownSelector(selector)) {
+        fail(`unknown surface ${JSON.stringify(selector)} (known: ${SURFACES.join(", ")})`);
+      }
     }
-    if (typeof rule.regex !== "string" || rule.regex === "") fail(`"regex" must be a non-empty string`);
+    if (typeof rule.regex !== "string" || rule.regex === "") {
+      fail(`"regex" must be a non-empty string`);
+    }
     const caseSensitive = rule.case_sensitive === true;
     let regex: RegExp;
     try {
@@ -78,7 +91,11 @@ export function parsePack(text: string, name: string): PatternRule[] {
       id,
       name: typeof rule.name === "string" ? rule.name : id.toLowerCase(),
       severity: severity as Severity,
-      summary: typeof rule.summary === "string" ? rule.summary : typeof rule.message === "string" ? rule.message : `matches /${rule.regex}/`,
+      summary: typeof rule.summary === "string"
+        ? rule.summary
+        : typeof rule.message === "string"
+        ? rule.message
+        : `matches /${rule.regex}/`,
       origin: name,
       surfaces: surfaces as string[],
       regex: regex!,
@@ -93,7 +110,9 @@ export async function loadPack(path: string): Promise<PatternRule[]> {
   try {
     text = await runtime.readTextFile(path);
   } catch (error) {
-    throw new LintPackError(`${path}: cannot read the rule pack: ${(error as Error).message.split("\n")[0]}`);
+    throw new LintPackError(
+      `${path}: cannot read the rule pack: ${(error as Error).message.split("\n")[0]}`,
+    );
   }
   return parsePack(text, path);
 }

@@ -18,12 +18,18 @@ export function tally(findings: readonly Finding[]): Record<Severity, number> {
 }
 
 /** One line per finding, then a summary line. */
-export function formatText(findings: readonly Finding[], files: readonly string[], failOn: Severity): string {
+export function formatText(
+  findings: readonly Finding[],
+  files: readonly string[],
+  failOn: Severity,
+): string {
   if (findings.length === 0) {
     return `${files.length === 1 ? files[0] : `${files.length} cassettes`}: clean, no findings\n`;
   }
   const lines = findings.map((finding) =>
-    `${finding.file}:${finding.line}: ${finding.severity} ${finding.rule} ${finding.message}${finding.pointer ? ` [${finding.pointer}]` : ""}`
+    `${finding.file}:${finding.line}: ${finding.severity} ${finding.rule} ${finding.message}${
+      finding.pointer ? ` [${finding.pointer}]` : ""
+    }`
   );
   const counts = tally(findings);
   const failing = findings.filter((finding) => atLeast(finding.severity, failOn)).length;
@@ -35,21 +41,31 @@ export function formatText(findings: readonly Finding[], files: readonly string[
 }
 
 /** The JSON report. */
-export function formatJson(findings: readonly Finding[], files: readonly string[], failOn: Severity): string {
+export function formatJson(
+  findings: readonly Finding[],
+  files: readonly string[],
+  failOn: Severity,
+): string {
   const counts = tally(findings);
   return stableStringify({
     version: 1,
     tool: `mcp-cassette/${RECORDER_VERSION}`,
     files: [...files],
     failOn,
-    summary: { findings: findings.length, ...counts, failing: findings.filter((f) => atLeast(f.severity, failOn)).length },
+    summary: {
+      findings: findings.length,
+      ...counts,
+      failing: findings.filter((f) => atLeast(f.severity, failOn)).length,
+    },
     findings,
   }) + "\n";
 }
 
 /** SARIF 2.1.0: one run, the rules in the driver, one result per finding. */
 export function formatSarif(findings: readonly Finding[], rules: readonly RuleInfo[]): string {
-  const used = rules.filter((rule) => findings.some((finding) => finding.rule === rule.id) || rule.origin === "builtin");
+  const used = rules.filter((rule) =>
+    findings.some((finding) => finding.rule === rule.id) || rule.origin === "builtin"
+  );
   const index = new Map(used.map((rule, i) => [rule.id, i]));
   const log = {
     $schema: "https://json.schemastore.org/sarif-2.1.0.json",

@@ -10,7 +10,10 @@
 const INVISIBLES: [RegExp, string][] = [
   [/[\u202A-\u202E\u2066-\u2069]/u, "bidirectional control"],
   [/[\u200E\u200F\u061C]/u, "directional mark"],
-  [/[\u200B-\u200D\u2060-\u2064\uFEFF\u180E\u00AD\u034F\u115F\u1160\u3164\uFFA0]/u, "invisible character"],
+  [
+    /[\u200B-\u200D\u2060-\u2064\uFEFF\u180E\u00AD\u034F\u115F\u1160\u3164\uFFA0]/u,
+    "invisible character",
+  ],
   [/[\u{E0000}-\u{E007F}]/u, "Unicode tag character"],
   [/[\uFE00-\uFE0F\u{E0100}-\u{E01EF}]/u, "variation selector"],
   // deno-lint-ignore no-control-regex -- finding control characters is the point
@@ -18,7 +21,9 @@ const INVISIBLES: [RegExp, string][] = [
 ];
 
 /** The first invisible or bidi character in `text`, described. */
-export function findInvisible(text: string): { index: number; what: string; codePoint: string } | undefined {
+export function findInvisible(
+  text: string,
+): { index: number; what: string; codePoint: string } | undefined {
   let best: { index: number; what: string; codePoint: string } | undefined;
   for (const [pattern, what] of INVISIBLES) {
     const match = pattern.exec(text);
@@ -54,16 +59,63 @@ export function scriptsOf(text: string): string[] {
 
 /** Letters from other scripts that look like Latin ones, mapped to the Latin letter. */
 const CONFUSABLES: Record<string, string> = {
-  "а": "a", "е": "e", "о": "o", "р": "p", "с": "c", "у": "y", "х": "x", "і": "i", "ј": "j", "ѕ": "s", "һ": "h",
-  "ԁ": "d", "ԛ": "q", "ԝ": "w", "ɡ": "g", "ӏ": "l", "А": "A", "В": "B", "Е": "E", "К": "K", "М": "M", "Н": "H",
-  "О": "O", "Р": "P", "С": "C", "Т": "T", "Х": "X", "α": "a", "ο": "o", "ν": "v", "ρ": "p", "τ": "t", "ι": "i",
-  "Α": "A", "Β": "B", "Ε": "E", "Ζ": "Z", "Η": "H", "Ι": "I", "Κ": "K", "Μ": "M", "Ν": "N", "Ο": "O", "Ρ": "P",
-  "Τ": "T", "Υ": "Y", "Χ": "X", "ı": "i", "ℓ": "l", "０": "0", "１": "1",
+  "а": "a",
+  "е": "e",
+  "о": "o",
+  "р": "p",
+  "с": "c",
+  "у": "y",
+  "х": "x",
+  "і": "i",
+  "ј": "j",
+  "ѕ": "s",
+  "һ": "h",
+  "ԁ": "d",
+  "ԛ": "q",
+  "ԝ": "w",
+  "ɡ": "g",
+  "ӏ": "l",
+  "А": "A",
+  "В": "B",
+  "Е": "E",
+  "К": "K",
+  "М": "M",
+  "Н": "H",
+  "О": "O",
+  "Р": "P",
+  "С": "C",
+  "Т": "T",
+  "Х": "X",
+  "α": "a",
+  "ο": "o",
+  "ν": "v",
+  "ρ": "p",
+  "τ": "t",
+  "ι": "i",
+  "Α": "A",
+  "Β": "B",
+  "Ε": "E",
+  "Ζ": "Z",
+  "Η": "H",
+  "Ι": "I",
+  "Κ": "K",
+  "Μ": "M",
+  "Ν": "N",
+  "Ο": "O",
+  "Ρ": "P",
+  "Τ": "T",
+  "Υ": "Y",
+  "Χ": "X",
+  "ı": "i",
+  "ℓ": "l",
+  "０": "0",
+  "１": "1",
 };
 
 /** A name folded to what it looks like: NFKC, look-alikes to Latin, lower case. */
 export function skeleton(name: string): string {
-  return [...name.normalize("NFKC")].map((char) => CONFUSABLES[char] ?? char).join("").toLowerCase();
+  return [...name.normalize("NFKC")].map((char) => CONFUSABLES[char] ?? char).join("")
+    .toLowerCase();
 }
 
 /** Why a name is suspicious, or undefined when it is plain. */
@@ -72,10 +124,16 @@ export function nameProblem(name: string): string | undefined {
   const scripts = scriptsOf(name);
   const lookAlikes = [...name].filter((char) => char in CONFUSABLES);
   if (lookAlikes.length > 0) {
-    return `uses letters that look like Latin ones (${lookAlikes.map((c) => `"${c}" U+${c.codePointAt(0)!.toString(16).toUpperCase().padStart(4, "0")}`).join(", ")}): reads as "${skeleton(name)}"`;
+    return `uses letters that look like Latin ones (${
+      lookAlikes.map((c) =>
+        `"${c}" U+${c.codePointAt(0)!.toString(16).toUpperCase().padStart(4, "0")}`
+      ).join(", ")
+    }): reads as "${skeleton(name)}"`;
   }
   if (scripts.length > 1) return `mixes scripts (${scripts.join(", ")})`;
-  if (name.normalize("NFKC") !== name) return `changes under NFKC normalisation (to "${name.normalize("NFKC")}")`;
+  if (name.normalize("NFKC") !== name) {
+    return `changes under NFKC normalisation (to "${name.normalize("NFKC")}")`;
+  }
   return `uses non-ASCII characters (${scripts.join(", ") || "symbols"})`;
 }
 
@@ -115,7 +173,9 @@ export function findSecret(text: string): { token: string; what: string } | unde
     if (token.length > 200) continue; // payloads, not credentials
     const classes = [/[a-z]/, /[A-Z]/, /[0-9]/].filter((pattern) => pattern.test(token)).length;
     if (classes < 3 || token.includes("//")) continue;
-    if (entropy(token) >= 4.2) return { token, what: `high-entropy string (${entropy(token).toFixed(1)} bits/char)` };
+    if (entropy(token) >= 4.2) {
+      return { token, what: `high-entropy string (${entropy(token).toFixed(1)} bits/char)` };
+    }
   }
   return undefined;
 }

@@ -32,14 +32,17 @@ function describeKey(key: RequestKey): string {
 /** Finds the recorded request nearest to `wanted` and names the difference. */
 export function diagnoseMiss(wanted: RequestKey, recorded: readonly RequestKey[]): MissDiagnosis {
   const what = describeKey(wanted);
-  if (recorded.length === 0) return { message: `No recorded answer for ${what}: the cassette holds no requests` };
+  if (recorded.length === 0) {
+    return { message: `No recorded answer for ${what}: the cassette holds no requests` };
+  }
   const sameMethod = recorded.filter((key) => key.method === wanted.method);
   if (sameMethod.length === 0) {
     const methods = [...new Set(recorded.map((key) => key.method))].sort();
     return {
-      message: `No recorded answer for ${what}: method "${wanted.method}" was never recorded (recorded: ${
-        methods.slice(0, 8).join(", ")
-      })`,
+      message:
+        `No recorded answer for ${what}: method "${wanted.method}" was never recorded (recorded: ${
+          methods.slice(0, 8).join(", ")
+        })`,
       closest: methods[0],
       differs: "method",
     };
@@ -47,11 +50,14 @@ export function diagnoseMiss(wanted: RequestKey, recorded: readonly RequestKey[]
   if (wanted.name !== undefined) {
     const sameName = sameMethod.filter((key) => key.name === wanted.name);
     if (sameName.length === 0) {
-      const names = [...new Set(sameMethod.map((key) => key.name).filter((name) => name !== undefined))];
+      const names = [
+        ...new Set(sameMethod.map((key) => key.name).filter((name) => name !== undefined)),
+      ];
       return {
-        message: `No recorded answer for ${what}: name "${wanted.name}" was never recorded for ${wanted.method} (recorded: ${
-          names.slice(0, 8).join(", ")
-        })`,
+        message:
+          `No recorded answer for ${what}: name "${wanted.name}" was never recorded for ${wanted.method} (recorded: ${
+            names.slice(0, 8).join(", ")
+          })`,
         closest: describeKey(sameMethod[0]),
         differs: "name",
         before: sameMethod[0].name,
@@ -74,9 +80,11 @@ function closestByParams(wanted: RequestKey, candidates: readonly RequestKey[]):
   }
   if (!best) return { message: `No recorded answer for ${describeKey(wanted)}` };
   return {
-    message: `No recorded answer for ${describeKey(wanted)}: closest recording differs at ${best.path} (recorded ${
-      short(best.before)
-    }, got ${short(best.after)})`,
+    message: `No recorded answer for ${
+      describeKey(wanted)
+    }: closest recording differs at ${best.path} (recorded ${short(best.before)}, got ${
+      short(best.after)
+    })`,
     closest: best.key.key,
     differs: best.path,
     before: best.before,

@@ -43,7 +43,10 @@ export interface FingerprintOptions {
 }
 
 /** Removes volatile keys at every depth. */
-export function stripVolatile(value: Json | undefined, keys: ReadonlySet<string> = VOLATILE_KEYS): Json {
+export function stripVolatile(
+  value: Json | undefined,
+  keys: ReadonlySet<string> = VOLATILE_KEYS,
+): Json {
   if (value === undefined) return null;
   if (Array.isArray(value)) return value.map((item) => stripVolatile(item, keys));
   if (value === null || typeof value !== "object") return value;
@@ -73,7 +76,9 @@ export function targetName(message: JsonRpcMessage): string | undefined {
 
 /** Normalised params: volatile keys gone, everything else kept. */
 export function normaliseParams(message: JsonRpcMessage, options: FingerprintOptions = {}): Json {
-  const keys = options.ignoreKeys?.length ? new Set([...VOLATILE_KEYS, ...options.ignoreKeys]) : VOLATILE_KEYS;
+  const keys = options.ignoreKeys?.length
+    ? new Set([...VOLATILE_KEYS, ...options.ignoreKeys])
+    : VOLATILE_KEYS;
   // Absent params and {} mean the same request (clients differ in which they send).
   const params = stripVolatile((message.params ?? {}) as Json, keys);
   if (params === null || typeof params !== "object" || Array.isArray(params)) return params;
@@ -106,7 +111,12 @@ const tooDeep = new RangeError("params nested too deeply to normalise");
  * stripped copy (this runs on every replayed request); keys in `skipTop`
  * are left out at the top level only.
  */
-function keyText(value: Json | undefined, drop: ReadonlySet<string>, skipTop?: ReadonlySet<string>, depth = 0): string {
+function keyText(
+  value: Json | undefined,
+  drop: ReadonlySet<string>,
+  skipTop?: ReadonlySet<string>,
+  depth = 0,
+): string {
   if (value === undefined || value === null) return "null";
   if (typeof value !== "object") return JSON.stringify(value);
   if (depth >= MAX_KEY_DEPTH) throw tooDeep;
@@ -123,7 +133,9 @@ function keyText(value: Json | undefined, drop: ReadonlySet<string>, skipTop?: R
   if (keys.length > 1) keys.sort();
   const members: string[] = [];
   for (const key of keys) {
-    if (!drop.has(key) && !skipTop?.has(key)) members.push(`${JSON.stringify(key)}:${keyText(value[key], drop, undefined, depth + 1)}`);
+    if (!drop.has(key) && !skipTop?.has(key)) {
+      members.push(`${JSON.stringify(key)}:${keyText(value[key], drop, undefined, depth + 1)}`);
+    }
   }
   return `{${members.join(",")}}`;
 }
@@ -169,7 +181,12 @@ export function requestKey(message: JsonRpcMessage, options: FingerprintOptions 
     if (error !== tooDeep) throw error;
     const method = message.method ?? "";
     const name = targetName(message);
-    return { method, name, params: null, key: `${method} ${name ?? ""} =${JSON.stringify(message.params ?? {})}` };
+    return {
+      method,
+      name,
+      params: null,
+      key: `${method} ${name ?? ""} =${JSON.stringify(message.params ?? {})}`,
+    };
   }
 }
 
@@ -179,11 +196,15 @@ function normalKey(message: JsonRpcMessage, options: FingerprintOptions): Reques
   if (LIFECYCLE_METHODS.has(method)) return { method, name, params: null, key: method };
   const raw = (message.params ?? {}) as Json;
   const lazy = new LazyKey(method, name, message, options);
-  const drop = options.ignoreKeys?.length ? new Set([...VOLATILE_KEYS, ...options.ignoreKeys]) : VOLATILE_KEYS;
+  const drop = options.ignoreKeys?.length
+    ? new Set([...VOLATILE_KEYS, ...options.ignoreKeys])
+    : VOLATILE_KEYS;
   if (method === "tools/call" && isPlainObject(raw)) {
     const args = drop.has("arguments") ? undefined : raw.arguments;
     const extra = hasExtraCallKeys(raw, drop) ? ` ${keyText(raw, drop, CALL_TOP_KEYS)}` : "";
-    lazy.key = `${method} ${name ?? ""} ${args === undefined || args === null ? "{}" : keyText(args, drop)}${extra}`;
+    lazy.key = `${method} ${name ?? ""} ${
+      args === undefined || args === null ? "{}" : keyText(args, drop)
+    }${extra}`;
     return lazy;
   }
   if (method === "tools/call") {

@@ -35,7 +35,11 @@ export class LiveServer {
     try {
       return new LiveServer(command, runtime.spawn(command, { stderr: "ignore" }));
     } catch (error) {
-      throw new ServerUnreachableError(`Cannot start the live server ${JSON.stringify(command.join(" "))}: ${(error as Error).message}`);
+      throw new ServerUnreachableError(
+        `Cannot start the live server ${JSON.stringify(command.join(" "))}: ${
+          (error as Error).message
+        }`,
+      );
     }
   }
 
@@ -48,7 +52,8 @@ export class LiveServer {
         } catch {
           continue; // A banner or log line: not part of any exchange.
         }
-        const isAnswer = message.method === undefined && message.id !== undefined && message.id !== null;
+        const isAnswer = message.method === undefined && message.id !== undefined &&
+          message.id !== null;
         const waiter = isAnswer ? this.#waiting.get(idKey(message.id as JsonRpcId)) : undefined;
         if (waiter) {
           this.#waiting.delete(idKey(message.id as JsonRpcId));
@@ -66,7 +71,13 @@ export class LiveServer {
   #gone(): void {
     this.#exited = true;
     for (const waiter of this.#waiting.values()) {
-      waiter.resolve(errorResponse(waiter.id, ErrorCode.InternalError, `The live server ${this.command.join(" ")} exited`));
+      waiter.resolve(
+        errorResponse(
+          waiter.id,
+          ErrorCode.InternalError,
+          `The live server ${this.command.join(" ")} exited`,
+        ),
+      );
     }
     this.#waiting.clear();
   }
@@ -78,16 +89,29 @@ export class LiveServer {
   }
 
   /** Sends a request and resolves with the server's answer (an error answer if it exits, or after `timeoutMs`). */
-  async request(message: JsonRpcMessage & { id: JsonRpcId }, timeoutMs = 60_000): Promise<JsonRpcMessage> {
+  async request(
+    message: JsonRpcMessage & { id: JsonRpcId },
+    timeoutMs = 60_000,
+  ): Promise<JsonRpcMessage> {
     if (this.#exited) {
-      return errorResponse(message.id, ErrorCode.InternalError, `The live server ${this.command.join(" ")} is not running`);
+      return errorResponse(
+        message.id,
+        ErrorCode.InternalError,
+        `The live server ${this.command.join(" ")} is not running`,
+      );
     }
     let timer: ReturnType<typeof setTimeout> | undefined;
     const answered = new Promise<JsonRpcMessage>((resolve) => {
       this.#waiting.set(idKey(message.id), { id: message.id, resolve });
       timer = setTimeout(() => {
         this.#waiting.delete(idKey(message.id));
-        resolve(errorResponse(message.id, ErrorCode.InternalError, `The live server did not answer ${message.method} within ${timeoutMs} ms`));
+        resolve(
+          errorResponse(
+            message.id,
+            ErrorCode.InternalError,
+            `The live server did not answer ${message.method} within ${timeoutMs} ms`,
+          ),
+        );
       }, timeoutMs);
     });
     await this.#writer.write(encoder.encode(JSON.stringify(message) + "\n"));

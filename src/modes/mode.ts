@@ -28,14 +28,18 @@ export function parseRecordMode(value: string, source: string): RecordMode {
   const normalised = value.trim().toLowerCase().replace(/-/g, "_");
   if ((RECORD_MODES as readonly string[]).includes(normalised)) return normalised as RecordMode;
   throw new UsageError(
-    `Unknown record mode ${JSON.stringify(value)} from ${source} (expected one of ${RECORD_MODES.join(", ")})`,
+    `Unknown record mode ${JSON.stringify(value)} from ${source} (expected one of ${
+      RECORD_MODES.join(", ")
+    })`,
   );
 }
 
 /** Picks the mode: the environment variable, else `code`, else `config`, else `once`. */
 export function resolveRecordMode(code?: string, config?: string): RecordMode {
   const fromEnv = runtime.env(MODE_ENV);
-  if (fromEnv !== undefined && fromEnv !== "") return parseRecordMode(fromEnv, `the ${MODE_ENV} environment variable`);
+  if (fromEnv !== undefined && fromEnv !== "") {
+    return parseRecordMode(fromEnv, `the ${MODE_ENV} environment variable`);
+  }
   if (code !== undefined) return parseRecordMode(code, "the code");
   if (config !== undefined) return parseRecordMode(config, "the config");
   return "once";

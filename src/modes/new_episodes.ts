@@ -57,7 +57,11 @@ export async function openNewEpisodes(options: NewEpisodesOptions): Promise<NewE
   });
   try {
     const existing = await loadCassette(options.cassette);
-    return new Episodes(options, claim, existing.entries.reduce((last, entry) => Math.max(last, entry.t), 0));
+    return new Episodes(
+      options,
+      claim,
+      existing.entries.reduce((last, entry) => Math.max(last, entry.t), 0),
+    );
   } catch (error) {
     await claim.release();
     throw error;
@@ -74,7 +78,11 @@ class Episodes implements NewEpisodes {
   #queue: Promise<unknown> = Promise.resolve();
   #closed = false;
 
-  constructor(readonly options: NewEpisodesOptions, readonly claim: Claim, readonly baseT: number) {}
+  constructor(
+    readonly options: NewEpisodesOptions,
+    readonly claim: Claim,
+    readonly baseT: number,
+  ) {}
 
   get appended(): number {
     return this.#appended;
@@ -104,20 +112,31 @@ class Episodes implements NewEpisodes {
     return Math.round((this.baseT + performance.now() - this.#start) * 1000) / 1000;
   }
 
-  #append(entry: { type: "message"; dir: Direction; msg: Json }, session: string | undefined): void {
-    const scrubbed = this.options.redactor ? { ...entry, msg: this.options.redactor.message(entry.msg, entry.dir) } : entry;
+  #append(
+    entry: { type: "message"; dir: Direction; msg: Json },
+    session: string | undefined,
+  ): void {
+    const scrubbed = this.options.redactor
+      ? { ...entry, msg: this.options.redactor.message(entry.msg, entry.dir) }
+      : entry;
     const withSession = session && session !== "default" ? { ...scrubbed, session } : scrubbed;
     this.#writer!.append({ ...withSession, t: this.#t(), appended: true } as unknown as Entry);
   }
 
-  #forward(message: JsonRpcMessage, session: string | undefined): Promise<JsonRpcMessage | undefined> {
+  #forward(
+    message: JsonRpcMessage,
+    session: string | undefined,
+  ): Promise<JsonRpcMessage | undefined> {
     // One exchange at a time: the appended entries stay in request/answer order.
     const next = this.#queue.then(() => this.#exchange(message, session));
     this.#queue = next.catch(() => {});
     return next;
   }
 
-  async #exchange(message: JsonRpcMessage, session: string | undefined): Promise<JsonRpcMessage | undefined> {
+  async #exchange(
+    message: JsonRpcMessage,
+    session: string | undefined,
+  ): Promise<JsonRpcMessage | undefined> {
     if (this.#closed || message.id === undefined || message.id === null) return undefined;
     const live = await this.#ensureLive(message);
     this.options.log?.(`new episode: forwarding ${message.method} to the live server`);
@@ -137,8 +156,12 @@ class Episodes implements NewEpisodes {
     this.#live = live;
     if (this.#initialize && first.method !== "initialize") {
       const answer = await live.request({ ...this.#initialize, id: HANDSHAKE_ID });
-      if (answer.error) this.options.log?.(`the live server refused the handshake: ${answer.error.message}`);
-      await live.notify(this.#initializedNote ?? { jsonrpc: "2.0", method: "notifications/initialized" });
+      if (answer.error) {
+        this.options.log?.(`the live server refused the handshake: ${answer.error.message}`);
+      }
+      await live.notify(
+        this.#initializedNote ?? { jsonrpc: "2.0", method: "notifications/initialized" },
+      );
     }
     return live;
   }
@@ -149,7 +172,11 @@ class Episodes implements NewEpisodes {
     this.#append({ type: "message", dir: "s2c", msg: message as Json }, session);
     if (message.method !== undefined && message.id !== undefined && message.id !== null) {
       void live.notify(
-        errorResponse(message.id, ErrorCode.MethodNotFound, "mcp-cassette new_episodes does not relay server requests"),
+        errorResponse(
+          message.id,
+          ErrorCode.MethodNotFound,
+          "mcp-cassette new_episodes does not relay server requests",
+        ),
       );
     }
   }

@@ -17,7 +17,11 @@ function folderOf(path: string): string {
 export async function checkCassetteFolder(cassette: string): Promise<void> {
   const folder = folderOf(cassette);
   const info = await runtime.stat(folder);
-  if (!info) throw new UsageError(`Cannot write the cassette ${cassette}: the folder ${folder} does not exist`);
+  if (!info) {
+    throw new UsageError(
+      `Cannot write the cassette ${cassette}: the folder ${folder} does not exist`,
+    );
+  }
   if (!info.isDirectory && !info.isSymlink) {
     throw new UsageError(`Cannot write the cassette ${cassette}: ${folder} is not a folder`);
   }

@@ -44,7 +44,11 @@ async function recordedBy(path: string): Promise<string | undefined> {
 }
 
 /** Serves an existing cassette on this process's stdio (a reader: no claim). */
-async function replayHere(path: string, reporter: RunReporter, log: (line: string) => void): Promise<number> {
+async function replayHere(
+  path: string,
+  reporter: RunReporter,
+  log: (line: string) => void,
+): Promise<number> {
   reporter.start("replay");
   const engine = new ReplayEngine(await loadCassette(path), { log });
   const report = await serveStdio(engine, { input: runtime.stdin, output: runtime.stdout, log });
@@ -59,15 +63,20 @@ export async function runRecord(options: RunRecordOptions): Promise<number> {
   await checkCassetteFolder(options.output);
   const reporter = new RunReporter(options.runLog);
   const exists = (await runtime.stat(options.output))?.isFile === true;
-  const mine = options.group !== undefined && exists && (await recordedBy(options.output)) === options.group;
+  const mine = options.group !== undefined && exists &&
+    (await recordedBy(options.output)) === options.group;
   // A sibling launch of this recording extends it, whatever the mode says about existing cassettes.
   const action = mine ? "record" : actionFor(mode, exists, options.output);
   // A fresh recording is written in place: while its writer's claim is live, wait for it instead.
-  if (action === "replay" && !(await beingWritten(options.output))) return await replayHere(options.output, reporter, log);
+  if (action === "replay" && !(await beingWritten(options.output))) {
+    return await replayHere(options.output, reporter, log);
+  }
   if (action === "replay-append") return await replayAppending(options, reporter, log);
 
   const abort = new AbortController();
-  const stops = (["SIGINT", "SIGTERM"] as const).map((signal) => runtime.onSignal(signal, () => abort.abort()));
+  const stops = (["SIGINT", "SIGTERM"] as const).map((signal) =>
+    runtime.onSignal(signal, () => abort.abort())
+  );
   let acquired;
   try {
     acquired = await acquireClaim(options.output, {
@@ -84,7 +93,9 @@ export async function runRecord(options: RunRecordOptions): Promise<number> {
   const { claim } = acquired;
   try {
     // Looked at again under the claim: a sibling launch may have written the cassette meanwhile.
-    const writer = (await runtime.stat(options.output))?.isFile ? await recordedBy(options.output) : undefined;
+    const writer = (await runtime.stat(options.output))?.isFile
+      ? await recordedBy(options.output)
+      : undefined;
     const siblingWrote = options.group !== undefined && writer === options.group;
     if (mode === "once" && (await runtime.stat(options.output))?.isFile && !siblingWrote) {
       // Another recording finished this cassette since we looked (we may have waited for it): replay it.
@@ -92,9 +103,13 @@ export async function runRecord(options: RunRecordOptions): Promise<number> {
       return await replayHere(options.output, reporter, log);
     }
     reporter.start("record");
-    const meta = options.group !== undefined ? { ...options.meta, [RECORDING_META_KEY]: options.group } : options.meta;
+    const meta = options.group !== undefined
+      ? { ...options.meta, [RECORDING_META_KEY]: options.group }
+      : options.meta;
     // A recording of the library joins the cassette only as a sibling launch of itself.
-    const appendWindowMs = options.group !== undefined && !siblingWrote ? 0 : options.appendWindowMs;
+    const appendWindowMs = options.group !== undefined && !siblingWrote
+      ? 0
+      : options.appendWindowMs;
     const code = await recordStdio({ ...options, meta, appendWindowMs });
     return reporter.end("record", code);
   } finally {
@@ -102,7 +117,11 @@ export async function runRecord(options: RunRecordOptions): Promise<number> {
   }
 }
 
-async function replayAppending(options: RunRecordOptions, reporter: RunReporter, log: (line: string) => void) {
+async function replayAppending(
+  options: RunRecordOptions,
+  reporter: RunReporter,
+  log: (line: string) => void,
+) {
   const episodes = await openNewEpisodes({
     cassette: options.output,
     command: options.command,
@@ -111,14 +130,22 @@ async function replayAppending(options: RunRecordOptions, reporter: RunReporter,
     log,
   });
   const stops = (["SIGINT", "SIGTERM"] as const).map((signal) =>
-    runtime.onSignal(signal, () => void episodes.close().finally(() => runtime.exit(signal === "SIGINT" ? 130 : 143)))
+    runtime.onSignal(
+      signal,
+      () => void episodes.close().finally(() => runtime.exit(signal === "SIGINT" ? 130 : 143)),
+    )
   );
   try {
     reporter.start("replay-append");
     const engine = new ReplayEngine(await loadCassette(options.output), episodes.extend({ log }));
     const report = await serveStdio(engine, { input: runtime.stdin, output: runtime.stdout, log });
     for (const line of formatReport(report)) log(line);
-    return reporter.end("replay-append", report.misses.length > 0 ? 3 : 0, report, episodes.appended);
+    return reporter.end(
+      "replay-append",
+      report.misses.length > 0 ? 3 : 0,
+      report,
+      episodes.appended,
+    );
   } finally {
     stops.forEach((stop) => stop());
     await episodes.close();

@@ -23,8 +23,15 @@ import { RunReporter } from "./run_report.ts";
 
 /** What the replay command lends this mode (it keeps the flags' meaning). */
 export interface ReplayCommandParts {
-  replayOptions: (values: OptionValues, log: (line: string) => void, header?: CassetteHeader) => Promise<ReplayOptions>;
-  recordingRedactor: (values: OptionValues, header?: CassetteHeader) => Promise<Redactor | undefined>;
+  replayOptions: (
+    values: OptionValues,
+    log: (line: string) => void,
+    header?: CassetteHeader,
+  ) => Promise<ReplayOptions>;
+  recordingRedactor: (
+    values: OptionValues,
+    header?: CassetteHeader,
+  ) => Promise<Redactor | undefined>;
   finishReport: (report: ReplayReport, values: OptionValues, quiet: boolean) => number;
 }
 
@@ -36,9 +43,15 @@ export async function replayNewEpisodes(
   { replayOptions, recordingRedactor, finishReport }: ReplayCommandParts,
 ): Promise<number> {
   const appending = flag(values, "new-episodes");
-  if (appending && command.length === 0) throw new UsageError("replay --new-episodes needs the live server command after --");
-  if (!appending && command.length > 0) throw new UsageError("replay takes a server command after -- only with --new-episodes");
-  if (stringOption(values, "listen")) throw new UsageError("--new-episodes and --run-log work over stdio only, not with --listen");
+  if (appending && command.length === 0) {
+    throw new UsageError("replay --new-episodes needs the live server command after --");
+  }
+  if (!appending && command.length > 0) {
+    throw new UsageError("replay takes a server command after -- only with --new-episodes");
+  }
+  if (stringOption(values, "listen")) {
+    throw new UsageError("--new-episodes and --run-log work over stdio only, not with --listen");
+  }
   const quiet = flag(values, "quiet");
   const log = quiet ? () => {} : (line: string) => printErr(`mcp-cassette: ${line}`);
   const reporter = new RunReporter(stringOption(values, "run-log"));
@@ -48,11 +61,20 @@ export async function replayNewEpisodes(
   if (appending) {
     // What the live server adds is scrubbed by the rules the recording was.
     const redactor = await recordingRedactor(values, loaded.header);
-    episodes = await openNewEpisodes({ cassette, command, group: stringOption(values, "group"), force: false, log, redactor });
+    episodes = await openNewEpisodes({
+      cassette,
+      command,
+      group: stringOption(values, "group"),
+      force: false,
+      log,
+      redactor,
+    });
   }
   const stops = (["SIGINT", "SIGTERM"] as const).map((signal) =>
     runtime.onSignal(signal, () => {
-      void (episodes?.close() ?? Promise.resolve()).finally(() => runtime.exit(signal === "SIGINT" ? 130 : 143));
+      void (episodes?.close() ?? Promise.resolve()).finally(() =>
+        runtime.exit(signal === "SIGINT" ? 130 : 143)
+      );
     })
   );
   try {

@@ -9,7 +9,15 @@ import type { Direction, Entry } from "../cassette/format.ts";
 import type { CassetteWriter } from "../cassette/writer.ts";
 import type { LineTooLongError } from "../framing/jsonl.ts";
 import type { Redactor } from "../redact/mod.ts";
-import { elapsed, entryForLine, isBareJson, messageEntryLine, notRecordedNote, notRecordedText, parseLine } from "./frames.ts";
+import {
+  elapsed,
+  entryForLine,
+  isBareJson,
+  messageEntryLine,
+  notRecordedNote,
+  notRecordedText,
+  parseLine,
+} from "./frames.ts";
 
 /** Options of {@linkcode FrameRecorder}. */
 export interface FrameRecorderOptions {
@@ -57,7 +65,10 @@ export class FrameRecorder {
    */
   #lineFor(line: string, dir: Direction, t: number): string {
     const { redactor, session } = this.#options;
-    if (isBareJson(line) && (!redactor || redactor.keepsLine(line, dir)) && parseLine(line) !== undefined) {
+    if (
+      isBareJson(line) && (!redactor || redactor.keepsLine(line, dir)) &&
+      parseLine(line) !== undefined
+    ) {
       return messageEntryLine(line, dir, t, session);
     }
     const entry = entryForLine(line, dir, t, session);
@@ -83,7 +94,12 @@ export class FrameRecorder {
   /** The line that marks the place of a frame that could not be redacted, or written. */
   #markerLine(dir: Direction, line: string, what: "redacted" | "written", error: unknown): string {
     const why = (error as Error).message;
-    return entryLine(this.#notRecorded(dir, `a frame of ${line.length} characters that could not be ${what} (${why})`));
+    return entryLine(
+      this.#notRecorded(
+        dir,
+        `a frame of ${line.length} characters that could not be ${what} (${why})`,
+      ),
+    );
   }
 
   /** A frame that was forwarded but cannot be kept: the cassette and the log say so. */

@@ -19,12 +19,21 @@ export function notRecordedNote(what: string, dir: Direction): string {
 }
 
 /** The entry for one line seen on the wire. */
-export function entryForLine(line: string, dir: Direction, t: number, session?: string): MessageEntry | RawEntry {
+export function entryForLine(
+  line: string,
+  dir: Direction,
+  t: number,
+  session?: string,
+): MessageEntry | RawEntry {
   const msg = LOOKS_LIKE_JSON.test(line) ? parseLine(line) : undefined;
   if (msg !== undefined) {
-    return session === undefined ? { type: "message", t, dir, msg } : { type: "message", t, session, dir, msg };
+    return session === undefined
+      ? { type: "message", t, dir, msg }
+      : { type: "message", t, session, dir, msg };
   }
-  return session === undefined ? { type: "raw", t, dir, text: line } : { type: "raw", t, session, dir, text: line };
+  return session === undefined
+    ? { type: "raw", t, dir, text: line }
+    : { type: "raw", t, session, dir, text: line };
 }
 
 /**
@@ -37,7 +46,8 @@ export function entryForLine(line: string, dir: Direction, t: number, session?: 
 export function isBareJson(line: string): boolean {
   const first = line.charCodeAt(0);
   const last = line.charCodeAt(line.length - 1);
-  return ((first === 0x7b && last === 0x7d) || (first === 0x5b && last === 0x5d)) && !line.includes("\r");
+  return ((first === 0x7b && last === 0x7d) || (first === 0x5b && last === 0x5d)) &&
+    !line.includes("\r");
 }
 
 /**
@@ -46,7 +56,12 @@ export function isBareJson(line: string): boolean {
  * kept as it came, not parsed and written again. Fields in the order
  * {@linkcode entryForLine} gives them.
  */
-export function messageEntryLine(line: string, dir: Direction, t: number, session?: string): string {
+export function messageEntryLine(
+  line: string,
+  dir: Direction,
+  t: number,
+  session?: string,
+): string {
   const where = session === undefined ? "" : `"session":${JSON.stringify(session)},`;
   return `{"type":"message","t":${JSON.stringify(t)},${where}"dir":"${dir}","msg":${line}}\n`;
 }

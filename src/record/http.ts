@@ -104,7 +104,11 @@ class HttpRecorder {
   }
 
   #newSession(prefix: string): LiveSession {
-    const session: LiveSession = { name: `${prefix}-${++this.#sessionCount}`, started: false, ended: false };
+    const session: LiveSession = {
+      name: `${prefix}-${++this.#sessionCount}`,
+      started: false,
+      ended: false,
+    };
     return session;
   }
 
@@ -115,7 +119,13 @@ class HttpRecorder {
       session.sessionId = sessionId;
       this.#sessions.set(sessionId, session);
     }
-    this.#append({ type: "session", t: this.#t(), session: session.name, event: "start", ...(sessionId ? { sessionId } : {}) });
+    this.#append({
+      type: "session",
+      t: this.#t(),
+      session: session.name,
+      event: "start",
+      ...(sessionId ? { sessionId } : {}),
+    });
   }
 
   #endSession(session: LiveSession, reason: string) {
@@ -146,7 +156,9 @@ class HttpRecorder {
     url.username = "";
     url.password = "";
     const redactor = this.#redactor();
-    const pathAndQuery = redactor?.url ? redactor.url(url.pathname + url.search) : url.pathname + url.search;
+    const pathAndQuery = redactor?.url
+      ? redactor.url(url.pathname + url.search)
+      : url.pathname + url.search;
     return makeHeader({
       transport: this.#transport,
       ...(era ? { era } : {}),
@@ -165,7 +177,13 @@ class HttpRecorder {
    * Records one message. One that cannot be redacted or serialised is marked
    * in its place, as on stdio: it was forwarded, and its exchange goes on.
    */
-  #message(msg: Json, dir: Direction, x: number, session: LiveSession | undefined, sse?: SseFields) {
+  #message(
+    msg: Json,
+    dir: Direction,
+    x: number,
+    session: LiveSession | undefined,
+    sse?: SseFields,
+  ) {
     const place = { t: this.#t(), ...(session ? { session: session.name } : {}), x, dir };
     try {
       const redacted = this.options.redactor ? this.options.redactor.message(msg, dir) : msg;
@@ -208,13 +226,20 @@ class HttpRecorder {
     const hasBody = request.method !== "GET" && request.method !== "HEAD";
     let body: Uint8Array | undefined;
     if (hasBody) {
-      const read = await readBodyCapped(request, this.options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES);
-      if (read.tooLarge) return jsonRpcHttpError(413, null, ErrorCode.InvalidRequest, "Request body too large");
+      const read = await readBodyCapped(
+        request,
+        this.options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
+      );
+      if (read.tooLarge) {
+        return jsonRpcHttpError(413, null, ErrorCode.InvalidRequest, "Request body too large");
+      }
       body = read.bytes;
     }
     const text = body ? new TextDecoder().decode(body) : "";
     let parsed: Json | undefined;
-    if (text.trim() !== "" && mediaType(request.headers.get("content-type")) === "application/json") {
+    if (
+      text.trim() !== "" && mediaType(request.headers.get("content-type")) === "application/json"
+    ) {
       try {
         parsed = JSON.parse(text) as Json;
       } catch {
@@ -222,13 +247,17 @@ class HttpRecorder {
       }
     }
     const messages = parsed !== undefined && isJsonRpc(parsed) ? messagesOf(parsed) : [];
-    const isGetStream = request.method === "GET" && (request.headers.get("accept") ?? "").includes("text/event-stream");
+    const isGetStream = request.method === "GET" &&
+      (request.headers.get("accept") ?? "").includes("text/event-stream");
     let session = this.#sessionFor(request, url, messages);
     if (isGetStream && !session && !request.headers.get("mcp-session-id")) {
       // An HTTP+SSE client opens its session with this GET.
       session = this.#newSession("sse");
     }
-    if (session && session.sessionId === undefined && !session.started && !messages.some((m) => m.method === "initialize")) {
+    if (
+      session && session.sessionId === undefined && !session.started &&
+      !messages.some((m) => m.method === "initialize")
+    ) {
       this.#startSession(session);
     }
     const scrubbed = scrubHeaders(request.headers, redactor);
@@ -251,7 +280,14 @@ class HttpRecorder {
     }
     if (parsed !== undefined && isJsonRpc(parsed)) this.#message(parsed, "c2s", x, session);
     else if (text !== "") {
-      this.#append({ type: "raw", t: this.#t(), ...(session ? { session: session.name } : {}), x, dir: "c2s", text });
+      this.#append({
+        type: "raw",
+        t: this.#t(),
+        ...(session ? { session: session.name } : {}),
+        x,
+        dir: "c2s",
+        text,
+      });
     }
 
     const target = new URL(pathAndQuery, this.upstream);
@@ -268,7 +304,13 @@ class HttpRecorder {
       if (request.signal.aborted) {
         // The client left while the upstream had not answered yet (a hung
         // server, a slow one): that is what happened, not an upstream error.
-        this.#append({ type: "http-end", t: this.#t(), ...(session ? { session: session.name } : {}), x, reason: "client-closed" });
+        this.#append({
+          type: "http-end",
+          t: this.#t(),
+          ...(session ? { session: session.name } : {}),
+          x,
+          reason: "client-closed",
+        });
         return new Response(null, { status: 499 });
       }
       const reason = (error as Error).message || String(error);
@@ -281,7 +323,9 @@ class HttpRecorder {
         error: reason,
       });
       this.options.log?.(`upstream ${this.upstream.origin} unreachable: ${reason}`);
-      const first = messages.find((message) => "id" in message && typeof message.method === "string");
+      const first = messages.find((message) =>
+        "id" in message && typeof message.method === "string"
+      );
       return jsonRpcHttpError(
         502,
         (first?.id ?? null) as Json,
@@ -301,10 +345,23 @@ class HttpRecorder {
     const responseHeaders = scrubHeaders(upstream.headers, redactor).headers;
     const base = { t: 0, ...(session ? { session: session.name } : {}), x };
     const end = (reason: "complete" | "client-closed" | "upstream-closed", error?: string) =>
-      this.#append({ type: "http-end", ...base, t: this.#t(), reason, ...(error ? { error } : {}) });
+      this.#append({
+        type: "http-end",
+        ...base,
+        t: this.#t(),
+        reason,
+        ...(error ? { error } : {}),
+      });
 
     if (contentType === "text/event-stream" && upstream.body) {
-      this.#append({ type: "http-response", ...base, t: this.#t(), status: upstream.status, headers: responseHeaders, body: "sse" });
+      this.#append({
+        type: "http-response",
+        ...base,
+        t: this.#t(),
+        status: upstream.status,
+        headers: responseHeaders,
+        body: "sse",
+      });
       const stream: "post" | "get" = request.method === "GET" ? "get" : "post";
       return new Response(this.#relaySse(upstream.body, stream, x, session, requestMethods, end), {
         status: upstream.status,
@@ -318,7 +375,14 @@ class HttpRecorder {
       bytes = new Uint8Array(await upstream.arrayBuffer());
     } catch (error) {
       // The body broke off: the client left, or the upstream went away mid-body.
-      this.#append({ type: "http-response", ...base, t: this.#t(), status: upstream.status, headers: responseHeaders, body: "none" });
+      this.#append({
+        type: "http-response",
+        ...base,
+        t: this.#t(),
+        status: upstream.status,
+        headers: responseHeaders,
+        body: "none",
+      });
       if (request.signal.aborted) end("client-closed");
       else end("upstream-closed", (error as Error).message);
       return new Response(null, { status: request.signal.aborted ? 499 : 502 });
@@ -326,7 +390,10 @@ class HttpRecorder {
     let responseText = new TextDecoder().decode(bytes);
     let outBytes: Uint8Array = bytes;
     let json: Json | undefined;
-    if (responseText.trim() !== "" && (contentType === "application/json" || contentType.endsWith("+json"))) {
+    if (
+      responseText.trim() !== "" &&
+      (contentType === "application/json" || contentType.endsWith("+json"))
+    ) {
       try {
         json = JSON.parse(responseText) as Json;
       } catch {
@@ -337,7 +404,11 @@ class HttpRecorder {
       responseText = JSON.stringify(json);
       outBytes = new TextEncoder().encode(responseText);
     }
-    const kind = bytes.length === 0 ? "none" : json !== undefined && isJsonRpc(json) ? "json" : "text";
+    const kind = bytes.length === 0
+      ? "none"
+      : json !== undefined && isJsonRpc(json)
+      ? "json"
+      : "text";
     this.#append({
       type: "http-response",
       ...base,
@@ -345,14 +416,24 @@ class HttpRecorder {
       status: upstream.status,
       headers: responseHeaders,
       body: kind,
-      ...(kind === "text" ? { text: this.options.redactor ? this.options.redactor.text(responseText, "s2c") : responseText } : {}),
+      ...(kind === "text"
+        ? {
+          text: this.options.redactor
+            ? this.options.redactor.text(responseText, "s2c")
+            : responseText,
+        }
+        : {}),
     });
     if (kind === "json") {
       this.#message(json!, "s2c", x, session);
       for (const message of messagesOf(json!)) this.#observeAnswer(message, requestMethods);
     }
     end("complete");
-    return new Response(outBytes.length === 0 ? null : outBytes, { status: upstream.status, statusText: upstream.statusText, headers });
+    return new Response(outBytes.length === 0 ? null : outBytes, {
+      status: upstream.status,
+      statusText: upstream.statusText,
+      headers,
+    });
   }
 
   /** Decides the era from the first request answered with a result. */
@@ -363,9 +444,14 @@ class HttpRecorder {
     const result = isObject(message.result) ? message.result : {};
     const params = isObject(request.params) ? request.params : {};
     const meta = isObject(params._meta) ? params._meta : {};
-    const modernVersion = typeof meta[PROTOCOL_VERSION_META] === "string" ? meta[PROTOCOL_VERSION_META] as string : undefined;
+    const modernVersion = typeof meta[PROTOCOL_VERSION_META] === "string"
+      ? meta[PROTOCOL_VERSION_META] as string
+      : undefined;
     if (request.method === "initialize") {
-      this.#decideEra("legacy", typeof result.protocolVersion === "string" ? result.protocolVersion : undefined);
+      this.#decideEra(
+        "legacy",
+        typeof result.protocolVersion === "string" ? result.protocolVersion : undefined,
+      );
     } else if (request.method === "server/discover" || modernVersion) {
       this.#decideEra("modern", modernVersion);
     } else {
@@ -418,7 +504,13 @@ class HttpRecorder {
     }, { highWaterMark: 0 });
   }
 
-  #recordEvent(event: SseEvent, stream: "post" | "get", x: number, session: LiveSession | undefined, requests: Map<string, JsonObject>) {
+  #recordEvent(
+    event: SseEvent,
+    stream: "post" | "get",
+    x: number,
+    session: LiveSession | undefined,
+    requests: Map<string, JsonObject>,
+  ) {
     const sse: SseFields = { stream };
     if (event.id !== undefined) sse.id = event.id;
     if (event.event !== undefined) sse.event = event.event;
@@ -430,7 +522,14 @@ class HttpRecorder {
         this.#sseEndpoints.set(endpoint.pathname + endpoint.search, session);
         this.#startSession(session);
       }
-      this.#append({ type: "sse-event", t: this.#t(), ...(session ? { session: session.name } : {}), x, sse, data: event.data });
+      this.#append({
+        type: "sse-event",
+        t: this.#t(),
+        ...(session ? { session: session.name } : {}),
+        x,
+        sse,
+        data: event.data,
+      });
       return;
     }
     let parsed: Json | undefined;
@@ -446,7 +545,14 @@ class HttpRecorder {
       for (const message of messagesOf(parsed)) this.#observeAnswer(message, requests);
       for (const message of messagesOf(parsed)) this.#observeAnswer(message, this.#allRequests);
     } else {
-      this.#append({ type: "sse-event", t: this.#t(), ...(session ? { session: session.name } : {}), x, sse, data: event.data });
+      this.#append({
+        type: "sse-event",
+        t: this.#t(),
+        ...(session ? { session: session.name } : {}),
+        x,
+        sse,
+        data: event.data,
+      });
     }
   }
 
@@ -511,7 +617,9 @@ export async function recordHttp(options: HttpRecordOptions): Promise<number> {
     },
     async (request) => {
       const refused = checkHostAndOrigin(request, { hostname: bound.hostname, port: server.port });
-      if (refused) return jsonRpcHttpError(refused.status, null, ErrorCode.InvalidRequest, refused.message);
+      if (refused) {
+        return jsonRpcHttpError(refused.status, null, ErrorCode.InvalidRequest, refused.message);
+      }
       return await active.handle(request);
     },
   );

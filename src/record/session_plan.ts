@@ -21,13 +21,19 @@ export interface SessionPlan {
  * A cassette written by the same command and finished less than
  * `windowMs` ago is extended with a new session; anything else is replaced.
  */
-export async function planSession(path: string, command: readonly string[], windowMs: number): Promise<SessionPlan> {
+export async function planSession(
+  path: string,
+  command: readonly string[],
+  windowMs: number,
+): Promise<SessionPlan> {
   if (windowMs <= 0) return { append: false };
   const info = await runtime.stat(path);
   if (!info?.isFile || Date.now() - info.mtimeMs > windowMs) return { append: false };
   try {
     const cassette = await loadCassette(path);
-    if (JSON.stringify(cassette.header.server.command ?? []) !== JSON.stringify(command)) return { append: false };
+    if (JSON.stringify(cassette.header.server.command ?? []) !== JSON.stringify(command)) {
+      return { append: false };
+    }
     if (cassette.torn) return { append: false };
     const sessions = new Set(cassette.entries.map((entry) => entry.session ?? "default"));
     return { append: true, session: `launch-${sessions.size + 1}` };

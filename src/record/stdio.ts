@@ -64,7 +64,9 @@ export interface StdioRecordOptions {
  */
 export async function recordStdio(options: StdioRecordOptions): Promise<number> {
   // Secrets in the server's arguments must not reach the header either.
-  const command = options.redactor ? redactCommandLine(options.redactor, options.command) : options.command;
+  const command = options.redactor
+    ? redactCommandLine(options.redactor, options.command)
+    : options.command;
   const plan = await planSession(options.output, command, options.appendWindowMs ?? 10_000);
   const writer = await CassetteWriter.open(options.output, {
     header: makeHeader({
@@ -78,25 +80,43 @@ export async function recordStdio(options: StdioRecordOptions): Promise<number> 
   });
   let child: ChildProcess;
   try {
-    child = runtime.spawn(options.command, { stderr: "inherit", cwd: options.cwd, env: options.env });
+    child = runtime.spawn(options.command, {
+      stderr: "inherit",
+      cwd: options.cwd,
+      env: options.env,
+    });
   } catch (error) {
     await writer.abandon();
-    throw new ServerUnreachableError(`Cannot start the server ${JSON.stringify(options.command.join(" "))}: ${(error as Error).message}`);
+    throw new ServerUnreachableError(
+      `Cannot start the server ${JSON.stringify(options.command.join(" "))}: ${
+        (error as Error).message
+      }`,
+    );
   }
   const start = clockNow();
   const session = plan.session;
   writer.append({ type: "session", t: 0, session: session ?? "default", event: "start" });
   const stopSignals = ["SIGINT", "SIGTERM"].map((signal) =>
-    runtime.onSignal(signal as "SIGINT" | "SIGTERM", () => child.kill(signal as "SIGINT" | "SIGTERM"))
+    runtime.onSignal(
+      signal as "SIGINT" | "SIGTERM",
+      () => child.kill(signal as "SIGINT" | "SIGTERM"),
+    )
   );
   const failedToStart = child.exited.then(() => undefined, (error: Error) => error);
   // Started once the child is: starting a thread holds the main thread for
   // about 10 ms, which the child's own start-up now covers.
-  const threads = options.threads !== false && options.input === undefined && options.output_stream === undefined
-    ? prepareThreads({ cassette: writer.writingPath, session, redactor: options.redactor, log: options.log })
-    : undefined;
+  const threads =
+    options.threads !== false && options.input === undefined && options.output_stream === undefined
+      ? prepareThreads({
+        cassette: writer.writingPath,
+        session,
+        redactor: options.redactor,
+        log: options.log,
+      })
+      : undefined;
   const onThreads = await threads?.run(child, start);
-  const toClient = onThreads?.toClient ?? copyOnThisThread(child, writer, { ...options, start, session });
+  const toClient = onThreads?.toClient ??
+    copyOnThisThread(child, writer, { ...options, start, session });
   const startError = await Promise.race([failedToStart, toClient.then(() => undefined)]);
   if (startError) {
     stopSignals.forEach((stop) => stop());
@@ -111,7 +131,13 @@ export async function recordStdio(options: StdioRecordOptions): Promise<number> 
   stopSignals.forEach((stop) => stop());
   // From here no thread writes: the session's end is the last entry.
   threads?.close();
-  writer.append({ type: "session", t: elapsed(start), session: session ?? "default", event: "end", exitCode: code });
+  writer.append({
+    type: "session",
+    t: elapsed(start),
+    session: session ?? "default",
+    event: "end",
+    exitCode: code,
+  });
   await writer.close();
   threads?.stop();
   return code;
@@ -129,6 +155,16 @@ function copyOnThisThread(
 ): Promise<void> {
   const recorder = new FrameRecorder(writer, options);
   const overlong = (dir: Direction) => (error: LineTooLongError) => recorder.overlong(dir, error);
-  void pump(options.input ?? runtime.stdin, child.stdin, (lines) => recorder.record(lines, "c2s"), overlong("c2s"));
-  return pump(child.stdout, options.output_stream ?? runtime.stdout, (lines) => recorder.record(lines, "s2c"), overlong("s2c"));
+  void pump(
+    options.input ?? runtime.stdin,
+    child.stdin,
+    (lines) => recorder.record(lines, "c2s"),
+    overlong("c2s"),
+  );
+  return pump(
+    child.stdout,
+    options.output_stream ?? runtime.stdout,
+    (lines) => recorder.record(lines, "s2c"),
+    overlong("s2c"),
+  );
 }

@@ -69,7 +69,6 @@ function searched(name: string, hint: RegExp, search: (text: string) => Span[]):
   return { name, hint, find: (text) => (hint.test(text) ? search(text) : []) };
 }
 
-
 /** Luhn checksum over a digit string. */
 export function luhnValid(digits: string): boolean {
   let sum = 0;
@@ -212,7 +211,11 @@ export const DETECTORS: readonly Detector[] = [
     /\b[Bb]earer\s+(?<secret>(?=[A-Za-z\-._~+/]*\d)[A-Za-z0-9\-._~+/]{12,}=*)/g,
     /earer/,
   ),
-  detector("aws-access-key-id", /\b(?:AKIA|ASIA|ABIA|ACCA|A3T[A-Z0-9])[A-Z0-9]{16}\b/g, /A(?:KI|SI|BI|CC|3T)/),
+  detector(
+    "aws-access-key-id",
+    /\b(?:AKIA|ASIA|ABIA|ACCA|A3T[A-Z0-9])[A-Z0-9]{16}\b/g,
+    /A(?:KI|SI|BI|CC|3T)/,
+  ),
   detector(
     "github-token",
     /\b(?:gh[pousr]_[A-Za-z0-9]{36,255}|github_pat_[A-Za-z0-9_]{22,255})\b/g,

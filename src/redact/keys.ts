@@ -92,12 +92,16 @@ const PROTOCOL_KEYS: ReadonlySet<string> = new Set([
  * one, and its words are its own letters split and lower-cased. The
  * redactor tests whole lines of JSON with it (./redactor.ts).
  */
-export const CREDENTIAL_KEY_PATTERN: string = [...CREDENTIAL_WORDS].map(credentialWordPattern).join("|");
+export const CREDENTIAL_KEY_PATTERN: string = [...CREDENTIAL_WORDS].map(credentialWordPattern).join(
+  "|",
+);
 
 function credentialWordPattern(word: string): string {
   for (const first of JOINED_ENDINGS) {
     const rest = word.slice(first.length);
-    if (word.startsWith(first) && (rest === "key" || rest === "keys")) return `${anyCase(first)}[\\s\\-_.]*${anyCase(rest)}`;
+    if (word.startsWith(first) && (rest === "key" || rest === "keys")) {
+      return `${anyCase(first)}[\\s\\-_.]*${anyCase(rest)}`;
+    }
   }
   return anyCase(word);
 }
@@ -127,7 +131,10 @@ export function foldKey(key: string): string {
  * Memoized, as is {@linkcode isCredentialKey}: the redactor asks about every
  * key of every frame, and frames repeat the same few keys.
  */
-export const isProtocolKey: (key: string) => boolean = memoize((key) => PROTOCOL_KEYS.has(foldKey(key)), 4096);
+export const isProtocolKey: (key: string) => boolean = memoize(
+  (key) => PROTOCOL_KEYS.has(foldKey(key)),
+  4096,
+);
 
 /** True when the value under `key` is, by the key rule above, a credential. */
 export const isCredentialKey: (key: string) => boolean = memoize(credentialKey, 4096);

@@ -80,7 +80,12 @@ export interface RedactOptions {
 export async function createRedactor(options: RedactOptions = {}): Promise<Redactor> {
   const packs: RulePack[] = [];
   for (const path of options.packs ?? []) packs.push(await loadPack(path));
-  const engine = buildEngine(packs, options.rules ?? [], options.detectors ?? true, options.hashKey);
+  const engine = buildEngine(
+    packs,
+    options.rules ?? [],
+    options.detectors ?? true,
+    options.hashKey,
+  );
   return Object.assign(engine, { recipe: structuredClone(options) });
 }
 

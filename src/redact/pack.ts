@@ -60,7 +60,12 @@ export async function loadPack(path: string): Promise<RulePack> {
 }
 
 /** Validates the text of a pack (exposed for tests and for packs not on disk). */
-export function parsePack(path: string, text: string, sha256: string, parse: (text: string) => unknown): RulePack {
+export function parsePack(
+  path: string,
+  text: string,
+  sha256: string,
+  parse: (text: string) => unknown,
+): RulePack {
   let document: Record<string, unknown>;
   try {
     document = parse(text) as Record<string, unknown>;

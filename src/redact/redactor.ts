@@ -16,7 +16,12 @@ import type { Direction, RedactionInfo } from "../cassette/format.ts";
 import type { Json } from "../jsonrpc.ts";
 import type { Span } from "./detectors.ts";
 import { looksLikeBase64 } from "./detectors.ts";
-import { CREDENTIAL_KEY_PATTERN, isCredentialHeader, isProtocolHeader, isProtocolKey } from "./keys.ts";
+import {
+  CREDENTIAL_KEY_PATTERN,
+  isCredentialHeader,
+  isProtocolHeader,
+  isProtocolKey,
+} from "./keys.ts";
 import type { RulePack } from "./pack.ts";
 import type { RedactOptions } from "./mod.ts";
 import { DEFAULT_KEY_RULE, EMBEDDED_JSON_KEY_RULE, RAW_KEY_RULE } from "./rules.ts";
@@ -151,7 +156,9 @@ export class RuleEngine implements Redactor {
     const hints: string[] = [];
     for (const rule of this.#textRules(dir)) {
       const hint = rule.hint;
-      if (!hint || hint.flags.replace(/[gy]/g, "") !== "" || ASSERTION.test(hint.source)) return null;
+      if (!hint || hint.flags.replace(/[gy]/g, "") !== "" || ASSERTION.test(hint.source)) {
+        return null;
+      }
       hints.push(`(?:${hint.source})`);
     }
     const text = hints.length === 0 ? "" : `|(?<!"jsonrpc":")(?:${hints.join("|")})`;
@@ -183,8 +190,9 @@ export class RuleEngine implements Redactor {
     const found: Finding[] = [];
     const hit: Hit = (rule, path, secret) =>
       found.push({ rule: rule.id, path, excerpt: maskedExcerpt(secret) });
-    if (typeof value === "string") this.#scrub(value, this.#textRules(dir, RAW_KEY_RULE), () => "", hit);
-    else this.#message(value, dir, hit);
+    if (typeof value === "string") {
+      this.#scrub(value, this.#textRules(dir, RAW_KEY_RULE), () => "", hit);
+    } else this.#message(value, dir, hit);
     return found;
   }
 
@@ -232,7 +240,9 @@ export class RuleEngine implements Redactor {
     const rules = this.#textRules(dir, EMBEDDED_JSON_KEY_RULE);
     const walk = (root: Json) => this.#walk(root, undefined, dir, rules, hit, undefined);
     // A batch is a list of messages, each with its own envelope at its root.
-    return rewrite(Array.isArray(msg) ? { members: msg, member: (_, item) => walk(item) } : walk(msg));
+    return rewrite(
+      Array.isArray(msg) ? { members: msg, member: (_, item) => walk(item) } : walk(msg),
+    );
   }
 
   /** How to redact one value at `path`: text rules on strings, the member rules below. */
@@ -253,11 +263,15 @@ export class RuleEngine implements Redactor {
     if (Array.isArray(value)) {
       return {
         members: value,
-        member: (index, item) => this.#walk(item, childPath(path, index), dir, rules, hit, parentKey),
+        member: (index, item) =>
+          this.#walk(item, childPath(path, index), dir, rules, hit, parentKey),
       };
     }
     if (value === null || typeof value !== "object") return { value };
-    return { members: value, member: (key, child) => this.#child(key, child, path, dir, rules, hit) };
+    return {
+      members: value,
+      member: (key, child) => this.#child(key, child, path, dir, rules, hit),
+    };
   }
 
   #child(
@@ -268,7 +282,9 @@ export class RuleEngine implements Redactor {
     rules: TextRule[],
     hit: Hit,
   ): Visit {
-    if ((path === undefined && ENVELOPE_KEYS.has(key)) || isProtocolKey(key)) return { value: child };
+    if ((path === undefined && ENVELOPE_KEYS.has(key)) || isProtocolKey(key)) {
+      return { value: child };
+    }
     const here = childPath(path, key);
     const pointer = this.#pointers.find((rule) => applies(rule, dir) && pointerMatches(rule, here));
     if (pointer) return this.#whole(child, pointer, here, hit);
@@ -276,7 +292,9 @@ export class RuleEngine implements Redactor {
     if (keyRule && (typeof child === "string" || Array.isArray(child))) {
       // Only strings (and lists of strings) are credentials: an object under `password` is most
       // often a JSON Schema property (`{"type": "string"}`), which must survive intact.
-      if (typeof child === "string") return { value: this.#replaceWhole(child, keyRule, here, hit) };
+      if (typeof child === "string") {
+        return { value: this.#replaceWhole(child, keyRule, here, hit) };
+      }
       return {
         members: child,
         member: (index, item) => {
@@ -298,11 +316,15 @@ export class RuleEngine implements Redactor {
       return { value: this.#replaceWhole(String(value), rule, path, hit) };
     }
     if (Array.isArray(value)) {
-      return { members: value, member: (index, item) => this.#whole(item, rule, childPath(path, index), hit) };
+      return {
+        members: value,
+        member: (index, item) => this.#whole(item, rule, childPath(path, index), hit),
+      };
     }
     return {
       members: value,
-      member: (key, child) => isProtocolKey(key) ? { value: child } : this.#whole(child, rule, childPath(path, key), hit),
+      member: (key, child) =>
+        isProtocolKey(key) ? { value: child } : this.#whole(child, rule, childPath(path, key), hit),
     };
   }
 
@@ -424,7 +446,9 @@ class RuleGate {
   constructor(readonly rules: TextRule[]) {
     const hinted = rules.filter((rule) => rule.hint && rule.hint.flags.replace(/[gy]/g, "") === "");
     this.#unhinted = rules.filter((rule) => !hinted.includes(rule));
-    this.#hints = hinted.length > 0 ? new RegExp(hinted.map((rule) => `(?:${rule.hint!.source})`).join("|")) : undefined;
+    this.#hints = hinted.length > 0
+      ? new RegExp(hinted.map((rule) => `(?:${rule.hint!.source})`).join("|"))
+      : undefined;
   }
 
   mayFind(text: string): boolean {

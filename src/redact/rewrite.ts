@@ -46,7 +46,9 @@ interface Frame {
 }
 
 function frameOf(visit: { members: Json[] | JsonObject; member: Frame["member"] }): Frame {
-  const keys = Array.isArray(visit.members) ? visit.members.map((_, index) => String(index)) : Object.keys(visit.members);
+  const keys = Array.isArray(visit.members)
+    ? visit.members.map((_, index) => String(index))
+    : Object.keys(visit.members);
   return { members: visit.members, member: visit.member, keys, next: 0, out: undefined };
 }
 

@@ -43,7 +43,10 @@ export interface ReplayOptions {
    * with a live answer to send instead, or undefined to answer the miss.
    * `context.session` names the recorded session being served.
    */
-  onMiss?: (message: JsonRpcMessage, context?: { session?: string }) => Promise<JsonRpcMessage | undefined>;
+  onMiss?: (
+    message: JsonRpcMessage,
+    context?: { session?: string },
+  ) => Promise<JsonRpcMessage | undefined>;
 }
 
 /** A cassette loaded for serving. */
@@ -68,7 +71,9 @@ export class ReplayEngine {
     if (this.cassette.header.era) return this.cassette.header.era;
     if (this.cassette.header.transport !== "stdio") return "legacy";
     for (const session of this.episodes.sessions) {
-      const answered = session.triggers.find((trigger) => trigger.response && !("error" in trigger.response.msg));
+      const answered = session.triggers.find((trigger) =>
+        trigger.response && !("error" in trigger.response.msg)
+      );
       if (answered?.key.method === "server/discover") return "modern";
       if (answered?.key.method === "initialize") return "legacy";
     }
@@ -96,7 +101,9 @@ export class ReplayEngine {
   #noteUnplayed(session: ReplaySession): void {
     for (const trigger of session.unusedTriggers()) {
       if (!trigger.isRequest) continue;
-      this.report.unplayed.push(trigger.key.name ? `${trigger.key.method} ${trigger.key.name}` : trigger.key.method);
+      this.report.unplayed.push(
+        trigger.key.name ? `${trigger.key.method} ${trigger.key.name}` : trigger.key.method,
+      );
     }
   }
 
@@ -109,7 +116,9 @@ export class ReplayEngine {
     // The modern era is stateless: every recorded launch or connection (the
     // SDK v2 client's discover probe on its own launch, then the real one) is
     // one pool of exchanges, served to any client in recorded order.
-    if (this.era === "modern" && this.episodes.sessions.length > 1) return this.#merged ??= mergeSessions(this.episodes.sessions);
+    if (this.era === "modern" && this.episodes.sessions.length > 1) {
+      return this.#merged ??= mergeSessions(this.episodes.sessions);
+    }
     const sessions = this.episodes.sessions;
     const startsWith = (session: RecordedSession) => session.triggers[0]?.key.key === firstKey;
     const pick = sessions.find((s) => !this.#claimed.has(s) && startsWith(s)) ??
@@ -131,7 +140,10 @@ export class ReplayEngine {
 
 /** All sessions as one, triggers in session order (for the stateless modern era). */
 function mergeSessions(sessions: RecordedSession[]): RecordedSession {
-  const triggers = sessions.flatMap((session) => session.triggers).map((trigger, index) => ({ ...trigger, index }));
+  const triggers = sessions.flatMap((session) => session.triggers).map((trigger, index) => ({
+    ...trigger,
+    index,
+  }));
   return {
     id: sessions.map((session) => session.id).join("+"),
     triggers,

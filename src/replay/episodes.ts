@@ -95,7 +95,11 @@ class SessionBuilder {
    * `oneStream`: HTTP+SSE carries everything on the session's one GET stream,
    * so a message there belongs to a request as on stdio, not to the GET.
    */
-  constructor(id: string, private readonly options: FingerprintOptions, private readonly oneStream = false) {
+  constructor(
+    id: string,
+    private readonly options: FingerprintOptions,
+    private readonly oneStream = false,
+  ) {
     this.session = { id, triggers: [], opening: [], standalone: [] };
   }
 
@@ -190,11 +194,18 @@ export function buildEpisodes(cassette: Cassette, options: FingerprintOptions = 
   for (const entry of cassette.entries) {
     const id = entry.session ?? DEFAULT_SESSION;
     let builder = builders.get(id);
-    if (!builder) builders.set(id, builder = new SessionBuilder(id, options, cassette.header.transport === "sse"));
+    if (!builder) {
+      builders.set(
+        id,
+        builder = new SessionBuilder(id, options, cassette.header.transport === "sse"),
+      );
+    }
     builder.add(entry);
   }
   const sessions = [...builders.values()].map((builder) => builder.session);
   // A session that never said anything (a probe that connected and left) serves nobody.
-  const useful = sessions.filter((session) => session.triggers.length > 0 || session.opening.length > 0);
+  const useful = sessions.filter((session) =>
+    session.triggers.length > 0 || session.opening.length > 0
+  );
   return { sessions: useful.length > 0 ? useful : sessions };
 }

@@ -67,13 +67,32 @@ const SESSION_NOT_FOUND = -32001;
 
 /** Methods of the protocol; anything else is an unknown method (modern: 404). */
 const KNOWN_METHODS = new Set([
-  "initialize", "ping", "server/discover", "tools/list", "tools/call", "resources/list", "resources/read",
-  "resources/templates/list", "resources/subscribe", "resources/unsubscribe", "prompts/list", "prompts/get",
-  "completion/complete", "logging/setLevel", "subscriptions/listen", "tasks/get", "tasks/list", "tasks/result",
+  "initialize",
+  "ping",
+  "server/discover",
+  "tools/list",
+  "tools/call",
+  "resources/list",
+  "resources/read",
+  "resources/templates/list",
+  "resources/subscribe",
+  "resources/unsubscribe",
+  "prompts/list",
+  "prompts/get",
+  "completion/complete",
+  "logging/setLevel",
+  "subscriptions/listen",
+  "tasks/get",
+  "tasks/list",
+  "tasks/result",
   "tasks/cancel",
 ]);
 /** Methods whose target travels in `Mcp-Name` (modern era). */
-const NAMED: Record<string, string> = { "tools/call": "name", "prompts/get": "name", "resources/read": "uri" };
+const NAMED: Record<string, string> = {
+  "tools/call": "name",
+  "prompts/get": "name",
+  "resources/read": "uri",
+};
 
 function isObject(value: unknown): value is JsonObject {
   return value !== null && typeof value === "object" && !Array.isArray(value);
@@ -96,7 +115,11 @@ class LiveSession {
   detached = new Map<number, { queue: string[]; target?: SseChannel; done: boolean }>();
   #streams = 0;
 
-  constructor(readonly replay: ReplaySession, readonly sessionId: string | undefined, private readonly server: HttpReplayServer) {}
+  constructor(
+    readonly replay: ReplaySession,
+    readonly sessionId: string | undefined,
+    private readonly server: HttpReplayServer,
+  ) {}
 
   newStream(): number {
     return ++this.#streams;
@@ -195,15 +218,24 @@ class Reply implements Outlet {
     if (this.#settled) return undefined;
     const channel = this.server.openChannel();
     if (!channel) {
-      this.#settle(jsonRpcHttpError(503, this.requestId, ErrorCode.InternalError, "Too many open streams"));
+      this.#settle(
+        jsonRpcHttpError(503, this.requestId, ErrorCode.InternalError, "Too many open streams"),
+      );
       return undefined;
     }
     this.#channel = channel;
     this.#stream = this.live?.newStream() ?? 0;
-    this.#settle(new Response(channel.body, {
-      status: this.#status(),
-      headers: { ...this.headers, "content-type": "text/event-stream", "cache-control": "no-cache", "x-accel-buffering": "no" },
-    }));
+    this.#settle(
+      new Response(channel.body, {
+        status: this.#status(),
+        headers: {
+          ...this.headers,
+          "content-type": "text/event-stream",
+          "cache-control": "no-cache",
+          "x-accel-buffering": "no",
+        },
+      }),
+    );
     return channel;
   }
 
@@ -211,21 +243,25 @@ class Reply implements Outlet {
   #write(event: SseEvent) {
     if (this.#detached) {
       const text = encodeSseEvent(event);
-      if (this.#detached.target && !this.#detached.target.closed) this.#detached.target.writeText(text);
-      else this.#detached.queue.push(text);
+      if (this.#detached.target && !this.#detached.target.closed) {
+        this.#detached.target.writeText(text);
+      } else this.#detached.queue.push(text);
       if (event.id !== undefined) this.live?.log.push({ stream: this.#stream, id: event.id, text });
       return;
     }
     const channel = this.#openStream();
     if (!channel) return;
     const text = channel.write(event);
-    if (text && event.id !== undefined) this.live?.log.push({ stream: this.#stream, id: event.id, text });
+    if (text && event.id !== undefined) {
+      this.live?.log.push({ stream: this.#stream, id: event.id, text });
+    }
     // An sse-drop fault cuts the stream here; recorded early closes (SSE polling)
     // happen after the recorded number of events. Either way the rest of the
     // stream waits for the client to resume with GET and Last-Event-ID.
     const recorded = this.recorded;
     const dropped = this.#dropAfter !== undefined && channel.sent >= this.#dropAfter;
-    const closedEarly = recorded && !recorded.carriedResponse && recorded.end?.reason === "complete" &&
+    const closedEarly = recorded && !recorded.carriedResponse &&
+      recorded.end?.reason === "complete" &&
       recorded.response?.body === "sse" && channel.sent >= recorded.events;
     if (dropped && !this.live) channel.close();
     else if (this.live && (dropped || closedEarly)) this.#detach(channel, this.live);
@@ -239,7 +275,9 @@ class Reply implements Outlet {
 
   begin(trigger: Trigger): void {
     this.missed = false;
-    this.recorded = trigger.x === undefined ? undefined : this.server.index.exchanges.get(trigger.x);
+    this.recorded = trigger.x === undefined
+      ? undefined
+      : this.server.index.exchanges.get(trigger.x);
   }
 
   send(message: JsonRpcMessage, sse?: SseFields): Promise<void> {
@@ -254,7 +292,10 @@ class Reply implements Outlet {
       return;
     }
     const recordedJson = this.recorded?.response?.body === "json";
-    if (!this.#channel && !this.#detached && answer && (recordedJson || (!this.recorded && sse === undefined))) {
+    if (
+      !this.#channel && !this.#detached && answer &&
+      (recordedJson || (!this.recorded && sse === undefined))
+    ) {
       this.#settle(jsonResponse(JSON.stringify(message), this.#status(), this.headers));
       return;
     }
@@ -281,7 +322,12 @@ class Reply implements Outlet {
   #fault(fault: Fault): boolean {
     if (fault.kind === "http-status") {
       if (this.#settled) return false;
-      this.#settle(new Response(fault.body ?? null, { status: fault.status, headers: { ...this.headers, ...fault.headers } }));
+      this.#settle(
+        new Response(fault.body ?? null, {
+          status: fault.status,
+          headers: { ...this.headers, ...fault.headers },
+        }),
+      );
       return true;
     }
     if (fault.kind === "sse-drop") {
@@ -309,7 +355,14 @@ class Reply implements Outlet {
     }
     if (!this.#settled) {
       if (this.recorded?.end?.reason === "upstream-error") {
-        this.#settle(jsonRpcHttpError(502, this.requestId, ErrorCode.InternalError, `Bad gateway (recorded): ${this.recorded.end.error ?? ""}`));
+        this.#settle(
+          jsonRpcHttpError(
+            502,
+            this.requestId,
+            ErrorCode.InternalError,
+            `Bad gateway (recorded): ${this.recorded.end.error ?? ""}`,
+          ),
+        );
         return;
       }
       // Never answered in the recording: the stream stays open until the client leaves.
@@ -321,7 +374,6 @@ class Reply implements Outlet {
     if (!keepOpen) this.#channel?.close();
   }
 }
-
 
 /** The replay server's state. */
 class HttpReplayServer {
@@ -340,7 +392,9 @@ class HttpReplayServer {
   constructor(readonly engine: ReplayEngine, readonly options: HttpServeOptions) {
     this.index = indexExchanges(engine.cassette);
     this.era = engine.era;
-    this.#usesSessionIds = engine.episodes.sessions.some((session) => session.sessionId !== undefined);
+    this.#usesSessionIds = engine.episodes.sessions.some((session) =>
+      session.sessionId !== undefined
+    );
     this.#supportedModern = modernVersions(engine);
     if (this.era === "modern") this.#dropRecordedRefusals();
     if (engine.cassette.header.transport === "sse") {
@@ -362,10 +416,14 @@ class HttpReplayServer {
 
   async handle(request: Request): Promise<Response> {
     const refused = checkHostAndOrigin(request, this.bound);
-    if (refused) return jsonRpcHttpError(refused.status, null, ErrorCode.InvalidRequest, refused.message);
+    if (refused) {
+      return jsonRpcHttpError(refused.status, null, ErrorCode.InvalidRequest, refused.message);
+    }
     // Only metadata and HTTP+SSE need the parsed URL; the rest pass on the path's prefix.
     const url = request.url;
-    if (url.startsWith("/.well-known/", url.indexOf("/", url.indexOf("//") + 2))) return this.#wellKnown(new URL(url));
+    if (url.startsWith("/.well-known/", url.indexOf("/", url.indexOf("//") + 2))) {
+      return this.#wellKnown(new URL(url));
+    }
     if (this.legacySse) return await this.legacySse.handle(request, new URL(url));
     if (this.era === "modern") return await this.#modern(request);
     if (request.method === "POST") return await this.#legacyPost(request);
@@ -377,9 +435,15 @@ class HttpReplayServer {
   /** Serves recorded well-known metadata, as recorded; 404 otherwise. */
   #wellKnown(url: URL): Response {
     for (const exchange of this.index.exchanges.values()) {
-      if (exchange.request?.method === "GET" && exchange.request.path === url.pathname + url.search && exchange.response?.text) {
+      if (
+        exchange.request?.method === "GET" && exchange.request.path === url.pathname + url.search &&
+        exchange.response?.text
+      ) {
         const origin = originFor(this.bound.hostname, this.bound.port);
-        const text = exchange.response.text.replace(/"resource"\s*:\s*"https?:\/\/[^/"]+/, `"resource":"${origin}`);
+        const text = exchange.response.text.replace(
+          /"resource"\s*:\s*"https?:\/\/[^/"]+/,
+          `"resource":"${origin}`,
+        );
         return jsonResponse(text, exchange.response.status);
       }
     }
@@ -391,18 +455,39 @@ class HttpReplayServer {
     const accept = request.headers.get("accept");
     if (!accepts(accept, "application/json") || !accepts(accept, "text/event-stream")) {
       return {
-        error: jsonRpcHttpError(406, null, ErrorCode.InvalidRequest, "Not Acceptable: Accept must list application/json and text/event-stream"),
+        error: jsonRpcHttpError(
+          406,
+          null,
+          ErrorCode.InvalidRequest,
+          "Not Acceptable: Accept must list application/json and text/event-stream",
+        ),
       };
     }
     if (mediaType(request.headers.get("content-type")) !== "application/json") {
-      return { error: jsonRpcHttpError(415, null, ErrorCode.InvalidRequest, "Unsupported Media Type: Content-Type must be application/json") };
+      return {
+        error: jsonRpcHttpError(
+          415,
+          null,
+          ErrorCode.InvalidRequest,
+          "Unsupported Media Type: Content-Type must be application/json",
+        ),
+      };
     }
     const read = await readTextCapped(request, this.options.maxBodyBytes ?? 4 * 1024 * 1024);
-    if (read.tooLarge) return { error: jsonRpcHttpError(413, null, ErrorCode.InvalidRequest, "Payload Too Large") };
+    if (read.tooLarge) {
+      return { error: jsonRpcHttpError(413, null, ErrorCode.InvalidRequest, "Payload Too Large") };
+    }
     try {
       return { body: JSON.parse(read.text) as Json };
     } catch {
-      return { error: jsonRpcHttpError(400, null, ErrorCode.ParseError, "Parse error: the body is not valid JSON") };
+      return {
+        error: jsonRpcHttpError(
+          400,
+          null,
+          ErrorCode.ParseError,
+          "Parse error: the body is not valid JSON",
+        ),
+      };
     }
   }
 
@@ -416,9 +501,18 @@ class HttpReplayServer {
     if (!this.#usesSessionIds) {
       return this.#sessionless ??= new LiveSession(this.engine.openSession(), undefined, this);
     }
-    if (!sessionId) return jsonRpcHttpError(400, null, ErrorCode.InvalidRequest, "Bad Request: Mcp-Session-Id header is required");
+    if (!sessionId) {
+      return jsonRpcHttpError(
+        400,
+        null,
+        ErrorCode.InvalidRequest,
+        "Bad Request: Mcp-Session-Id header is required",
+      );
+    }
     const live = this.#sessions.get(sessionId);
-    if (!live || live.ended) return jsonRpcHttpError(404, null, SESSION_NOT_FOUND, "Session not found");
+    if (!live || live.ended) {
+      return jsonRpcHttpError(404, null, SESSION_NOT_FOUND, "Session not found");
+    }
     return live;
   }
 
@@ -429,7 +523,9 @@ class HttpReplayServer {
         400,
         null,
         ErrorCode.InvalidRequest,
-        `Bad Request: Unsupported protocol version: ${version} (supported versions: ${LEGACY_VERSIONS.join(", ")})`,
+        `Bad Request: Unsupported protocol version: ${version} (supported versions: ${
+          LEGACY_VERSIONS.join(", ")
+        })`,
       );
     }
     return undefined;
@@ -440,14 +536,26 @@ class HttpReplayServer {
     if ("error" in read) return read.error;
     const messages = Array.isArray(read.body) ? read.body : [read.body];
     if (messages.length === 0 || !messages.every(isObject)) {
-      return jsonRpcHttpError(400, null, ErrorCode.InvalidRequest, "Invalid Request: not a JSON-RPC message");
+      return jsonRpcHttpError(
+        400,
+        null,
+        ErrorCode.InvalidRequest,
+        "Invalid Request: not a JSON-RPC message",
+      );
     }
     const objects = messages as JsonObject[];
-    const initialize = objects.find((message) => message.method === "initialize" && isRequest(message));
+    const initialize = objects.find((message) =>
+      message.method === "initialize" && isRequest(message)
+    );
     let live: LiveSession;
     if (initialize) {
       if (objects.length > 1) {
-        return jsonRpcHttpError(400, null, ErrorCode.InvalidRequest, "Invalid Request: initialize must be sent alone");
+        return jsonRpcHttpError(
+          400,
+          null,
+          ErrorCode.InvalidRequest,
+          "Invalid Request: initialize must be sent alone",
+        );
       }
       const sessionId = this.#usesSessionIds ? randomId() : undefined;
       live = new LiveSession(this.engine.openSession(), sessionId, this);
@@ -476,18 +584,26 @@ class HttpReplayServer {
   #receiveBackground(live: LiveSession, message: JsonObject) {
     if (typeof message.method === "string") live.triggers++;
     const outlet: Outlet = {
-      send: (msg, sse) => Promise.resolve(live.sendOnGet(sseEvent(JSON.stringify(msg), sse ?? { stream: "get" }))),
+      send: (msg, sse) =>
+        Promise.resolve(live.sendOnGet(sseEvent(JSON.stringify(msg), sse ?? { stream: "get" }))),
       raw: (text, sse) => Promise.resolve(live.sendOnGet(sseEvent(text, sse))),
       event: (data, sse) => Promise.resolve(live.sendOnGet(sseEvent(data, sse))),
       fault: () => Promise.resolve(false),
     };
-    live.replay.receive(message, outlet).catch((error) => this.options.log?.(`internal error: ${(error as Error).message}`))
+    live.replay.receive(message, outlet).catch((error) =>
+      this.options.log?.(`internal error: ${(error as Error).message}`)
+    )
       .finally(() => live.pump());
     live.pump();
   }
 
   /** Replays one request; resolves with its response once the first byte of it is known. */
-  #replyTo(live: LiveSession | undefined, message: JsonObject, headers: Record<string, string>, replay?: ReplaySession): Promise<Response> {
+  #replyTo(
+    live: LiveSession | undefined,
+    message: JsonObject,
+    headers: Record<string, string>,
+    replay?: ReplaySession,
+  ): Promise<Response> {
     const session = replay ?? live!.replay;
     if (live) live.triggers++;
     const reply = new Reply(live, message.id as Json, headers, this);
@@ -514,7 +630,9 @@ class HttpReplayServer {
       const response = await this.#replyTo(live, message, {});
       const text = await response.text();
       for (const event of text.split(/\n\n/)) {
-        const data = event.split("\n").filter((line) => line.startsWith("data:")).map((line) => line.slice(5).trimStart()).join("\n");
+        const data = event.split("\n").filter((line) => line.startsWith("data:")).map((line) =>
+          line.slice(5).trimStart()
+        ).join("\n");
         const body = data || (event.trim().startsWith("{") ? event : "");
         if (!body) continue;
         try {
@@ -530,7 +648,12 @@ class HttpReplayServer {
 
   #legacyGet(request: Request): Response {
     if (!accepts(request.headers.get("accept"), "text/event-stream")) {
-      return jsonRpcHttpError(406, null, ErrorCode.InvalidRequest, "Not Acceptable: Accept must list text/event-stream");
+      return jsonRpcHttpError(
+        406,
+        null,
+        ErrorCode.InvalidRequest,
+        "Not Acceptable: Accept must list text/event-stream",
+      );
     }
     const found = this.#legacySession(request);
     if (found instanceof Response) return found;
@@ -541,32 +664,58 @@ class HttpReplayServer {
     if (lastEventId !== null) return this.#resume(live, lastEventId);
     const recorded = live.recording;
     const status = recorded ? this.index.getStatus.get(recorded.id) : undefined;
-    const serveStream = status === undefined ? (recorded?.standalone.length ?? 0) > 0 : status === 200;
+    const serveStream = status === undefined
+      ? (recorded?.standalone.length ?? 0) > 0
+      : status === 200;
     if (!serveStream) {
-      return new Response(null, { status: status && status !== 200 ? status : 405, headers: { allow: "POST, DELETE" } });
+      return new Response(null, {
+        status: status && status !== 200 ? status : 405,
+        headers: { allow: "POST, DELETE" },
+      });
     }
     if (live.get && !live.get.closed) {
-      return jsonRpcHttpError(409, null, ErrorCode.InvalidRequest, "Conflict: only one SSE stream is allowed per session");
+      return jsonRpcHttpError(
+        409,
+        null,
+        ErrorCode.InvalidRequest,
+        "Conflict: only one SSE stream is allowed per session",
+      );
     }
     const channel = this.openChannel();
-    if (!channel) return jsonRpcHttpError(503, null, ErrorCode.InternalError, "Too many open streams");
+    if (!channel) {
+      return jsonRpcHttpError(503, null, ErrorCode.InternalError, "Too many open streams");
+    }
     live.get = channel;
     // Recorded servers prime the stream; so does the replay, to flush the headers.
     channel.writeText(": stream open\n\n");
     live.pump();
     return new Response(channel.body, {
       status: 200,
-      headers: { ...this.#sessionHeaders(live), "content-type": "text/event-stream", "cache-control": "no-cache", "x-accel-buffering": "no" },
+      headers: {
+        ...this.#sessionHeaders(live),
+        "content-type": "text/event-stream",
+        "cache-control": "no-cache",
+        "x-accel-buffering": "no",
+      },
     });
   }
 
   /** GET with Last-Event-ID: the rest of that stream, as recorded. */
   #resume(live: LiveSession, lastEventId: string): Response {
     const at = live.log.findIndex((event) => event.id === lastEventId);
-    if (at < 0) return jsonRpcHttpError(404, null, ErrorCode.InvalidRequest, `Unknown Last-Event-ID ${lastEventId}`);
+    if (at < 0) {
+      return jsonRpcHttpError(
+        404,
+        null,
+        ErrorCode.InvalidRequest,
+        `Unknown Last-Event-ID ${lastEventId}`,
+      );
+    }
     const stream = live.log[at].stream;
     const channel = this.openChannel();
-    if (!channel) return jsonRpcHttpError(503, null, ErrorCode.InternalError, "Too many open streams");
+    if (!channel) {
+      return jsonRpcHttpError(503, null, ErrorCode.InternalError, "Too many open streams");
+    }
     const resent = new Set<string>();
     for (const event of live.log.slice(at + 1)) {
       if (event.stream !== stream) continue;
@@ -588,7 +737,11 @@ class HttpReplayServer {
     }
     return new Response(channel.body, {
       status: 200,
-      headers: { ...this.#sessionHeaders(live), "content-type": "text/event-stream", "cache-control": "no-cache" },
+      headers: {
+        ...this.#sessionHeaders(live),
+        "content-type": "text/event-stream",
+        "cache-control": "no-cache",
+      },
     });
   }
 
@@ -612,17 +765,33 @@ class HttpReplayServer {
     const read = await this.#readPost(request);
     if ("error" in read) return read.error;
     const body = read.body;
-    if (!isObject(body)) return jsonRpcHttpError(400, null, ErrorCode.InvalidRequest, "Invalid Request: one JSON-RPC message per POST");
+    if (!isObject(body)) {
+      return jsonRpcHttpError(
+        400,
+        null,
+        ErrorCode.InvalidRequest,
+        "Invalid Request: one JSON-RPC message per POST",
+      );
+    }
     const id = (isRequest(body) ? body.id : null) as Json;
     const refused = this.#checkModernHeaders(request, body, id);
     if (refused) return refused;
     this.#modernSession ??= this.engine.openSession();
     if (!isRequest(body)) {
-      void this.#modernSession.receive(body, { send: () => Promise.resolve(), raw: () => Promise.resolve(), fault: () => Promise.resolve(false) });
+      void this.#modernSession.receive(body, {
+        send: () => Promise.resolve(),
+        raw: () => Promise.resolve(),
+        fault: () => Promise.resolve(false),
+      });
       return new Response(null, { status: 202 });
     }
     if (!KNOWN_METHODS.has(body.method as string)) {
-      return jsonRpcHttpError(404, id, ErrorCode.MethodNotFound, `Method not found: ${body.method}`);
+      return jsonRpcHttpError(
+        404,
+        id,
+        ErrorCode.MethodNotFound,
+        `Method not found: ${body.method}`,
+      );
     }
     return await this.#replyTo(undefined, body, {}, this.#modernSession);
   }
@@ -636,43 +805,73 @@ class HttpReplayServer {
   #dropRecordedRefusals(): void {
     for (const session of this.engine.episodes.sessions) {
       const kept = session.triggers.filter((trigger) => {
-        const recorded = trigger.x === undefined ? undefined : this.index.exchanges.get(trigger.x)?.request;
+        const recorded = trigger.x === undefined
+          ? undefined
+          : this.index.exchanges.get(trigger.x)?.request;
         const body = trigger.msg as unknown;
         if (!recorded || !isObject(body)) return true;
         const id = (isRequest(body) ? body.id : null) as Json;
-        return this.#checkModernHeaders({ headers: new Headers(recorded.headers) }, body, id) === undefined;
+        return this.#checkModernHeaders({ headers: new Headers(recorded.headers) }, body, id) ===
+          undefined;
       });
       session.triggers.splice(0, session.triggers.length, ...kept);
     }
   }
 
   /** The 2026-07-28 header rules: version, Mcp-Method, Mcp-Name, each against the body. */
-  #checkModernHeaders(request: { headers: Headers }, body: JsonObject, id: Json): Response | undefined {
+  #checkModernHeaders(
+    request: { headers: Headers },
+    body: JsonObject,
+    id: Json,
+  ): Response | undefined {
     const params = isObject(body.params) ? body.params : {};
     const meta = isObject(params._meta) ? params._meta : {};
-    const bodyVersion = typeof meta[VERSION_META] === "string" ? meta[VERSION_META] as string : undefined;
+    const bodyVersion = typeof meta[VERSION_META] === "string"
+      ? meta[VERSION_META] as string
+      : undefined;
     const header = request.headers.get("mcp-protocol-version");
     const requested = header ?? bodyVersion;
     if (requested !== undefined && !this.#supportedModern.includes(requested)) {
-      return jsonRpcHttpError(400, id, UNSUPPORTED_VERSION, `Unsupported protocol version: ${requested}`, {
-        supported: this.#supportedModern,
-        requested,
-      });
+      return jsonRpcHttpError(
+        400,
+        id,
+        UNSUPPORTED_VERSION,
+        `Unsupported protocol version: ${requested}`,
+        {
+          supported: this.#supportedModern,
+          requested,
+        },
+      );
     }
     if (header === null || (bodyVersion !== undefined && header !== bodyVersion)) {
-      return jsonRpcHttpError(400, id, HEADER_MISMATCH, "Header mismatch: MCP-Protocol-Version must equal the request's protocol version");
+      return jsonRpcHttpError(
+        400,
+        id,
+        HEADER_MISMATCH,
+        "Header mismatch: MCP-Protocol-Version must equal the request's protocol version",
+      );
     }
     if (typeof body.method === "string") {
       const method = request.headers.get("mcp-method");
       if (method === null || decodeHeaderValue(method) !== body.method) {
-        return jsonRpcHttpError(400, id, HEADER_MISMATCH, `Header mismatch: Mcp-Method must be ${body.method}`);
+        return jsonRpcHttpError(
+          400,
+          id,
+          HEADER_MISMATCH,
+          `Header mismatch: Mcp-Method must be ${body.method}`,
+        );
       }
       const field = NAMED[body.method];
       if (field) {
         const name = request.headers.get("mcp-name");
         const expected = params[field];
         if (name === null || decodeHeaderValue(name) !== expected) {
-          return jsonRpcHttpError(400, id, HEADER_MISMATCH, `Header mismatch: Mcp-Name must equal params.${field}`);
+          return jsonRpcHttpError(
+            400,
+            id,
+            HEADER_MISMATCH,
+            `Header mismatch: Mcp-Name must equal params.${field}`,
+          );
         }
       }
     }
@@ -708,7 +907,10 @@ function modernVersions(engine: ReplayEngine): string[] {
  * const report = await serveHttp(new ReplayEngine(cassette), { listen: "127.0.0.1:0", onListening: console.log });
  * ```
  */
-export async function serveHttp(engine: ReplayEngine, options: HttpServeOptions): Promise<ReplayReport> {
+export async function serveHttp(
+  engine: ReplayEngine,
+  options: HttpServeOptions,
+): Promise<ReplayReport> {
   const bound = parseListen(options.listen);
   const warning = exposureWarning(bound.hostname);
   if (warning) options.log?.(warning);

@@ -84,13 +84,19 @@ export function formatReport(report: ReplayReport): string[] {
   for (const text of report.repeats) lines.push(`repeated last answer: ${text}`);
   for (const text of report.inexact) lines.push(`inexact match: ${text}`);
   for (const d of report.divergences) {
-    lines.push(`divergent client answer to ${d.method} at ${d.path}: recorded ${short(d.before)}, got ${short(d.after)}`);
+    lines.push(
+      `divergent client answer to ${d.method} at ${d.path}: recorded ${short(d.before)}, got ${
+        short(d.after)
+      }`,
+    );
   }
   for (const text of report.timeouts) lines.push(`timeout: ${text}`);
   for (const text of report.strays) lines.push(`ignored: ${text}`);
   for (const text of report.unfiredFaults) lines.push(`fault never fired: ${text}`);
   if (report.unplayed.length > 0) {
-    lines.push(`recorded but never asked for (${report.unplayed.length}): ${report.unplayed.join(", ")}`);
+    lines.push(
+      `recorded but never asked for (${report.unplayed.length}): ${report.unplayed.join(", ")}`,
+    );
   }
   return lines;
 }

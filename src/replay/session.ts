@@ -18,7 +18,16 @@ import type { RecordedSession, Step, Trigger } from "./episodes.ts";
 import type { Outlet } from "./outlet.ts";
 import { countNotification } from "./report.ts";
 
-const LOG_LEVELS = ["debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"];
+const LOG_LEVELS = [
+  "debug",
+  "info",
+  "notice",
+  "warning",
+  "error",
+  "critical",
+  "alert",
+  "emergency",
+];
 const MODERN_VERSION_KEY = "io.modelcontextprotocol/protocolVersion";
 const MODERN_LOG_LEVEL_KEY = "io.modelcontextprotocol/logLevel";
 
@@ -88,7 +97,9 @@ export class ReplaySession {
     // Redaction never touches the envelope (method, id), so it is read as sent.
     const live = message as JsonRpcMessage;
     if (live === null || typeof live !== "object" || Array.isArray(live)) {
-      await out.send(errorResponse(null, ErrorCode.InvalidRequest, "Invalid request: not a JSON-RPC object"));
+      await out.send(
+        errorResponse(null, ErrorCode.InvalidRequest, "Invalid request: not a JSON-RPC object"),
+      );
       return;
     }
     this.options.observe?.(live);
@@ -97,15 +108,27 @@ export class ReplaySession {
       if (hasId) return await this.#request(live as JsonRpcMessage & { id: JsonRpcId }, out);
       if ("id" in live) {
         // Not a notification (it has an id) nor a valid request: say so rather than stay silent.
-        await out.send(errorResponse(null, ErrorCode.InvalidRequest, "Invalid request: the id must be a string or a number"));
+        await out.send(
+          errorResponse(
+            null,
+            ErrorCode.InvalidRequest,
+            "Invalid request: the id must be a string or a number",
+          ),
+        );
         return;
       }
       return await this.#notification(live, out);
     }
     if (hasId && ("result" in live || "error" in live)) {
-      return this.#answer((this.options.rewriteRequest ? await this.options.rewriteRequest(live) : live) as JsonRpcMessage);
+      return this.#answer(
+        (this.options.rewriteRequest
+          ? await this.options.rewriteRequest(live)
+          : live) as JsonRpcMessage,
+      );
     }
-    await out.send(errorResponse(null, ErrorCode.InvalidRequest, "Invalid request: no method, result or error"));
+    await out.send(
+      errorResponse(null, ErrorCode.InvalidRequest, "Invalid request: no method, result or error"),
+    );
   }
 
   /** Stops waiting on everything; later calls do nothing. */
@@ -124,7 +147,9 @@ export class ReplaySession {
 
   #bookFor(message: JsonRpcMessage): AnswerBook<Trigger> {
     if (!this.#book) {
-      this.recording = this.engine.claimRecording(requestKey(message, this.options.fingerprint).key);
+      this.recording = this.engine.claimRecording(
+        requestKey(message, this.options.fingerprint).key,
+      );
       this.#book = new AnswerBook(this.recording.triggers);
     }
     return this.#book;
@@ -143,7 +168,10 @@ export class ReplaySession {
   }
 
   async #rewrittenKey(message: JsonRpcMessage): Promise<RequestKey> {
-    return requestKey(await this.options.rewriteRequest!(message) as JsonRpcMessage, this.options.fingerprint);
+    return requestKey(
+      await this.options.rewriteRequest!(message) as JsonRpcMessage,
+      this.options.fingerprint,
+    );
   }
 
   async #request(message: JsonRpcMessage & { id: JsonRpcId }, out: Outlet): Promise<void> {
@@ -159,7 +187,9 @@ export class ReplaySession {
       if (this.#isEraProbe(key.method)) {
         // A legacy server does not know server/discover; answering as it would
         // lets a client that probes for the modern era fall back to initialize.
-        await out.send(errorResponse(message.id, ErrorCode.MethodNotFound, `Method not found: ${key.method}`));
+        await out.send(
+          errorResponse(message.id, ErrorCode.MethodNotFound, `Method not found: ${key.method}`),
+        );
         return;
       }
       const diagnosis = diagnoseMiss(key, book.keys());
@@ -212,7 +242,11 @@ export class ReplaySession {
     out: Outlet,
     repeat: boolean,
   ) {
-    const faults = this.options.faults?.faultsFor({ method: trigger.key.method, name: trigger.key.name, message }) ?? [];
+    const faults = this.options.faults?.faultsFor({
+      method: trigger.key.method,
+      name: trigger.key.name,
+      message,
+    }) ?? [];
     let answerFault: Fault | undefined;
     for (const fault of faults) {
       if (fault.kind === "delay") await sleep(fault.ms);
@@ -231,12 +265,17 @@ export class ReplaySession {
       if (outcome && !divergent) divergent = outcome;
     }
     if (!trigger.response) return; // never answered in the recording: nor now
-    const wait = Math.max(paced(trigger.response.t - last, this.options.pacing), settleGap(trigger));
+    const wait = Math.max(
+      paced(trigger.response.t - last, this.options.pacing),
+      settleGap(trigger),
+    );
     if (wait > 0) await sleep(wait);
     last = trigger.response.t;
     if (flight.cancelled || this.#closed) return;
     await this.#respond(message, trigger, answerFault, divergent, out);
-    for (const step of repeat ? trigger.after.filter((step) => !isChangeNotice(step)) : trigger.after) {
+    for (
+      const step of repeat ? trigger.after.filter((step) => !isChangeNotice(step)) : trigger.after
+    ) {
       await sleep(paced(step.t - last, this.options.pacing));
       last = step.t;
       if (this.#closed) return;
@@ -289,7 +328,9 @@ export class ReplaySession {
     clearTimeout(timer);
     this.#pending.delete(idKey(id));
     if (answer === "timeout") {
-      this.engine.report.timeouts.push(`the client never answered ${method} (waited ${timeoutMs} ms)`);
+      this.engine.report.timeouts.push(
+        `the client never answered ${method} (waited ${timeoutMs} ms)`,
+      );
       this.engine.report.serverInitiated.push({ method, delivered: true, outcome: "timeout" });
       this.options.log?.(`timeout: the client never answered ${method}`);
       return undefined;
@@ -305,7 +346,11 @@ export class ReplaySession {
         "$",
       )
       : undefined;
-    this.engine.report.serverInitiated.push({ method, delivered: true, outcome: difference ? "divergent" : "as-recorded" });
+    this.engine.report.serverInitiated.push({
+      method,
+      delivered: true,
+      outcome: difference ? "divergent" : "as-recorded",
+    });
     if (!difference) return undefined;
     this.engine.report.divergences.push({ method, ...difference });
     const text = `Client answered ${method} differently at ${difference.path}`;
@@ -338,7 +383,10 @@ export class ReplaySession {
       const level = (message.params as JsonObject | undefined)?.level;
       const threshold = flight.logLevel ?? this.#logLevel;
       if (threshold === "none") return undefined;
-      if (threshold && typeof level === "string" && LOG_LEVELS.indexOf(level) < LOG_LEVELS.indexOf(threshold)) {
+      if (
+        threshold && typeof level === "string" &&
+        LOG_LEVELS.indexOf(level) < LOG_LEVELS.indexOf(threshold)
+      ) {
         return undefined;
       }
     }
@@ -348,7 +396,9 @@ export class ReplaySession {
   async #notification(message: JsonRpcMessage, out: Outlet): Promise<void> {
     if (message.method === "notifications/cancelled") {
       const requestId = (message.params as JsonObject | undefined)?.requestId;
-      const flight = requestId === undefined ? undefined : this.#inFlight.get(idKey(requestId as JsonRpcId));
+      const flight = requestId === undefined
+        ? undefined
+        : this.#inFlight.get(idKey(requestId as JsonRpcId));
       if (flight) flight.cancelled = true;
     }
     const book = this.#bookFor(message);
@@ -370,14 +420,20 @@ export class ReplaySession {
   /** `server/discover` sent to a legacy recording that never saw one. */
   #isEraProbe(method: string): boolean {
     return method === "server/discover" && this.engine.era === "legacy" &&
-      !this.engine.episodes.sessions.some((session) => session.triggers.some((trigger) => trigger.key.method === method));
+      !this.engine.episodes.sessions.some((session) =>
+        session.triggers.some((trigger) => trigger.key.method === method)
+      );
   }
 
   #answer(message: JsonRpcMessage) {
     const pending = this.#pending.get(idKey(message.id));
     if (!pending) {
-      this.engine.report.strays.push(`an answer for id ${JSON.stringify(message.id)}, which was never asked`);
-      this.options.log?.(`ignored an answer for id ${JSON.stringify(message.id)}, which was never asked`);
+      this.engine.report.strays.push(
+        `an answer for id ${JSON.stringify(message.id)}, which was never asked`,
+      );
+      this.options.log?.(
+        `ignored an answer for id ${JSON.stringify(message.id)}, which was never asked`,
+      );
       return;
     }
     pending.resolve(message);
@@ -387,18 +443,27 @@ export class ReplaySession {
 /** A notification that something on the server changed. */
 function isChangeNotice(step: Step): boolean {
   const method = step.kind === "message" ? step.msg.method : undefined;
-  return method !== undefined && (method.endsWith("/list_changed") || method === "notifications/resources/updated");
+  return method !== undefined &&
+    (method.endsWith("/list_changed") || method === "notifications/resources/updated");
 }
 
 /** The part of a client answer compared with the recording. */
 function comparable(message: JsonRpcMessage): Json {
-  return ("error" in message ? { error: message.error } : { result: message.result ?? null }) as Json;
+  return ("error" in message
+    ? { error: message.error }
+    : { result: message.result ?? null }) as Json;
 }
 
-function malformedText(response: JsonRpcMessage, strategy: "truncate" | "not_json" | "wrong_id"): string {
+function malformedText(
+  response: JsonRpcMessage,
+  strategy: "truncate" | "not_json" | "wrong_id",
+): string {
   if (strategy === "wrong_id") {
     const id = response.id;
-    return JSON.stringify({ ...response, id: typeof id === "number" ? id + 1_000_000 : `${id}-wrong` });
+    return JSON.stringify({
+      ...response,
+      id: typeof id === "number" ? id + 1_000_000 : `${id}-wrong`,
+    });
   }
   if (strategy === "not_json") return "this is not JSON";
   const text = JSON.stringify(response);

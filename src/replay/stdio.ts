@@ -27,7 +27,10 @@ export interface StdioServeOptions {
  * Serves one client over a pair of byte streams until the input ends (or a
  * `disconnect` fault fires); resolves with the replay's report.
  */
-export async function serveStdio(engine: ReplayEngine, options: StdioServeOptions): Promise<ReplayReport> {
+export async function serveStdio(
+  engine: ReplayEngine,
+  options: StdioServeOptions,
+): Promise<ReplayReport> {
   const writeNow = writeNowOf(options.output);
   const writer = options.output.getWriter();
   let closed = false;
@@ -86,7 +89,9 @@ export async function serveStdio(engine: ReplayEngine, options: StdioServeOption
   const inFlight = new Set<Promise<void>>();
   const track = (work: Promise<void>) => {
     inFlight.add(work);
-    work.catch((error) => options.log?.(`internal error: ${(error as Error).message}`)).finally(() => inFlight.delete(work));
+    work.catch((error) => options.log?.(`internal error: ${(error as Error).message}`)).finally(
+      () => inFlight.delete(work),
+    );
   };
   const handle = (line: string) => {
     // A blank line is skipped (one that opens an object or array is not blank: no copy to tell).
@@ -96,14 +101,19 @@ export async function serveStdio(engine: ReplayEngine, options: StdioServeOption
     try {
       message = JSON.parse(line);
     } catch {
-      track(outlet.send(errorResponse(null, ErrorCode.ParseError, "Parse error: the line is not valid JSON")));
+      track(
+        outlet.send(
+          errorResponse(null, ErrorCode.ParseError, "Parse error: the line is not valid JSON"),
+        ),
+      );
       return;
     }
     if (Array.isArray(message)) track(receiveBatch(session, message, outlet));
     else track(answerFailure(session.receive(message, outlet), message, outlet));
   };
   const splitter = new LineSplitter({
-    onOverlong: (error) => track(outlet.send(errorResponse(null, ErrorCode.InvalidRequest, error.message))),
+    onOverlong: (error) =>
+      track(outlet.send(errorResponse(null, ErrorCode.InvalidRequest, error.message))),
   });
   const source = chunkSource(options.input);
   const reading = (async () => {
@@ -140,7 +150,13 @@ async function answerFailure(work: Promise<void>, message: unknown, outlet: Outl
   } catch (error) {
     const id = (message as { id?: unknown } | null)?.id;
     const answerable = typeof id === "string" || typeof id === "number";
-    await outlet.send(errorResponse(answerable ? id : null, ErrorCode.InternalError, `Internal error: ${(error as Error).message}`));
+    await outlet.send(
+      errorResponse(
+        answerable ? id : null,
+        ErrorCode.InternalError,
+        `Internal error: ${(error as Error).message}`,
+      ),
+    );
     throw error;
   }
 }
@@ -152,7 +168,9 @@ async function receiveBatch(
   outlet: Outlet,
 ): Promise<void> {
   if (batch.length === 0) {
-    await outlet.send(errorResponse(null, ErrorCode.InvalidRequest, "Invalid request: empty batch"));
+    await outlet.send(
+      errorResponse(null, ErrorCode.InvalidRequest, "Invalid request: empty batch"),
+    );
     return;
   }
   const responses: JsonRpcMessage[] = [];
@@ -168,7 +186,9 @@ async function receiveBatch(
   };
   // A failed member is answered inside the batch (answerFailure); the others still go out.
   await Promise.all(
-    batch.map((message) => answerFailure(session.receive(message, collecting), message, collecting).catch(() => {})),
+    batch.map((message) =>
+      answerFailure(session.receive(message, collecting), message, collecting).catch(() => {})
+    ),
   );
   if (responses.length > 0) await outlet.raw(JSON.stringify(responses));
 }

@@ -49,7 +49,11 @@ interface DenoApi {
   args: string[];
   pid: number;
   build: { os: string; standalone?: boolean };
-  stdin: { read(buffer: Uint8Array): Promise<number | null>; readSync(buffer: Uint8Array): number | null; close(): void };
+  stdin: {
+    read(buffer: Uint8Array): Promise<number | null>;
+    readSync(buffer: Uint8Array): number | null;
+    close(): void;
+  };
   stdout: { writeSync(bytes: Uint8Array): number; close(): void };
   stderr: { writable: WritableStream<Uint8Array>; writeSync(bytes: Uint8Array): number };
   env: { get(name: string): string | undefined; toObject(): Record<string, string> };
@@ -70,7 +74,13 @@ interface DenoApi {
   open(path: string, options?: { read?: boolean }): Promise<DenoFile>;
   openSync(
     path: string,
-    options: { read?: boolean; write?: boolean; create?: boolean; append?: boolean; truncate?: boolean },
+    options: {
+      read?: boolean;
+      write?: boolean;
+      create?: boolean;
+      append?: boolean;
+      truncate?: boolean;
+    },
   ): DenoFile;
   readDirSync(path: string): Iterable<{ name: string }>;
   readLinkSync(path: string): string;
@@ -103,7 +113,11 @@ function isNotFound(error: unknown): boolean {
  * Starts a child. A command that cannot start fails the same way as on
  * Node: `exited` rejects, rather than `spawn` throwing.
  */
-function startChild(command: readonly string[], options: SpawnOptions, stderr: "inherit" | "null" | "piped") {
+function startChild(
+  command: readonly string[],
+  options: SpawnOptions,
+  stderr: "inherit" | "null" | "piped",
+) {
   if (command.length === 0) throw new TypeError("Cannot start a server: the command is empty");
   let child: DenoChild;
   try {
@@ -148,12 +162,15 @@ interface ResourceCalls {
 
 function resourceCalls(): ResourceCalls | undefined {
   const internal = (Deno as unknown as { internal?: symbol }).internal;
-  const core = internal && (Deno as unknown as Record<symbol, { core?: Partial<ResourceCalls> }>)[internal]?.core;
+  const core = internal &&
+    (Deno as unknown as Record<symbol, { core?: Partial<ResourceCalls> }>)[internal]?.core;
   return core?.read && core.write && core.tryClose ? core as ResourceCalls : undefined;
 }
 
 function ownRid(child: DenoChild, name: string): number | undefined {
-  const symbol = Object.getOwnPropertySymbols(child).find((candidate) => candidate.description === name);
+  const symbol = Object.getOwnPropertySymbols(child).find((candidate) =>
+    candidate.description === name
+  );
   const rid = symbol && (child as unknown as Record<symbol, unknown>)[symbol];
   return typeof rid === "number" ? rid : undefined;
 }
@@ -166,7 +183,9 @@ function ownRid(child: DenoChild, name: string): number | undefined {
  * through Deno's internal resource calls; a Deno without them keeps its
  * public streams.
  */
-function pipeStreams(child: DenoChild): { stdin: WritableStream<Uint8Array>; stdout: ReadableStream<Uint8Array> } | undefined {
+function pipeStreams(
+  child: DenoChild,
+): { stdin: WritableStream<Uint8Array>; stdout: ReadableStream<Uint8Array> } | undefined {
   const calls = resourceCalls();
   const stdinRid = ownRid(child, "[[stdinRid]]");
   const stdoutRid = ownRid(child, "[[stdoutRid]]");
@@ -208,7 +227,9 @@ function sharePipes(
     const toChild = ownEndOf(Deno.readLinkSync(`/proc/${pid}/fd/0`));
     const fromChild = ownEndOf(Deno.readLinkSync(`/proc/${pid}/fd/1`));
     if (toChild === undefined || fromChild === undefined) return undefined;
-    for (const path of [toChild, fromChild]) holds.push(Deno.openSync(path, { read: true, write: true }));
+    for (const path of [toChild, fromChild]) {
+      holds.push(Deno.openSync(path, { read: true, write: true }));
+    }
     return {
       stdin: toChild,
       stdout: fromChild,
@@ -246,8 +267,16 @@ function openBlocking(where: string, mode: "read" | "write"): BlockingEnd {
   const refuse = (): never => {
     throw new TypeError(`${where} is open only for ${mode === "read" ? "reading" : "writing"}`);
   };
-  if (where === "stdin") return { read: (buffer) => Deno.stdin.readSync(buffer), write: refuse, close() {} };
-  if (where === "stdout") return { read: refuse, write: (bytes) => writeAllSync(Deno.stdout, bytes), close() {} };
+  if (where === "stdin") {
+    return { read: (buffer) => Deno.stdin.readSync(buffer), write: refuse, close() {} };
+  }
+  if (where === "stdout") {
+    return {
+      read: refuse,
+      write: (bytes) => writeAllSync(Deno.stdout, bytes),
+      close() {},
+    };
+  }
   const file = Deno.openSync(where, mode === "read" ? { read: true } : { write: true });
   return {
     read: mode === "read" ? (buffer) => file.readSync(buffer) : refuse,
@@ -346,7 +375,9 @@ function selfCommand(): string[] {
  * responder); a synchronous write is what Node does for pipes on Linux too. A
  * client that stops reading blocks the write, as it would a Node server.
  */
-function syncWritable(file: { writeSync(bytes: Uint8Array): number; close(): void }): WritableStream<Uint8Array> {
+function syncWritable(
+  file: { writeSync(bytes: Uint8Array): number; close(): void },
+): WritableStream<Uint8Array> {
   return writableWithWriteNow((bytes) => writeAllSync(file, bytes), { close: () => file.close() });
 }
 
@@ -409,7 +440,11 @@ export const denoRuntime: Runtime = {
   hostname: () => Deno.hostname(),
   isProcessAlive,
   spawn: (command, options = {}) => {
-    const mode = options.stderr === "ignore" ? "null" : options.stderr === "pipe" ? "piped" : "inherit";
+    const mode = options.stderr === "ignore"
+      ? "null"
+      : options.stderr === "pipe"
+      ? "piped"
+      : "inherit";
     return startChild(command, options, mode) as ChildProcess;
   },
   spawnPiped: (command, options = {}) => startChild(command, options, "piped") as PipedChildProcess,

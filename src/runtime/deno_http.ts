@@ -39,7 +39,12 @@ interface DenoHttpApi {
   internal: symbol;
   listen(options: { hostname: string; port: number }): DenoListener;
   serve(
-    options: { hostname: string; port: number; signal: AbortSignal; onListen(address: { port: number }): void },
+    options: {
+      hostname: string;
+      port: number;
+      signal: AbortSignal;
+      onListen(address: { port: number }): void;
+    },
     handler: DenoHandler,
   ): { finished: Promise<void> };
 }
@@ -48,7 +53,8 @@ const Deno = (globalThis as unknown as { Deno: DenoHttpApi }).Deno;
 
 /** Deno's per-connection server, when this Deno has it. */
 function serveOnConnection(): ServeOnConnection | undefined {
-  const internal = (Deno as unknown as Record<symbol, { serveHttpOnConnection?: unknown }>)[Deno.internal];
+  const internal =
+    (Deno as unknown as Record<symbol, { serveHttpOnConnection?: unknown }>)[Deno.internal];
   const serveOn = internal?.serveHttpOnConnection;
   return typeof serveOn === "function" ? serveOn as ServeOnConnection : undefined;
 }
@@ -78,7 +84,9 @@ const internalError = () => new Response("Internal Server Error", { status: 500 
 /** Serves `handler` on Deno's HTTP server, closing idle connections where it can. */
 export function serve(options: ServeOptions, handler: HttpHandler): Promise<HttpServer> {
   const serveOn = serveOnConnection();
-  return serveOn ? Promise.resolve(serveTracked(options, handler, serveOn)) : serveUntracked(options, handler);
+  return serveOn
+    ? Promise.resolve(serveTracked(options, handler, serveOn))
+    : serveUntracked(options, handler);
 }
 
 /**
@@ -123,7 +131,11 @@ interface Tracked {
   finished: Promise<void>;
 }
 
-function serveTracked(options: ServeOptions, handler: HttpHandler, serveOn: ServeOnConnection): HttpServer {
+function serveTracked(
+  options: ServeOptions,
+  handler: HttpHandler,
+  serveOn: ServeOnConnection,
+): HttpServer {
   const listener = Deno.listen({ hostname: options.hostname, port: options.port });
   const handle = capped(options, handler);
   const idleMs = options.idleTimeoutMs ?? 30_000;
@@ -137,18 +149,24 @@ function serveTracked(options: ServeOptions, handler: HttpHandler, serveOn: Serv
     };
     const remote = conn.remoteAddr.hostname;
     open.add(tracked);
-    tracked.finished = serveOn(conn, tracked.stop.signal, (request, info) => {
-      tracked.inFlight++;
-      // `completed` settles when the response has been sent (or failed): a
-      // streaming response keeps its connection busy until then.
-      const done = () => {
-        tracked.inFlight--;
-        tracked.lastActive = performance.now();
-      };
-      if (info.completed) info.completed.then(done, done);
-      else queueMicrotask(done);
-      return handle(request, remote);
-    }, internalError, () => {}).finished.catch(() => {}).finally(() => open.delete(tracked));
+    tracked.finished = serveOn(
+      conn,
+      tracked.stop.signal,
+      (request, info) => {
+        tracked.inFlight++;
+        // `completed` settles when the response has been sent (or failed): a
+        // streaming response keeps its connection busy until then.
+        const done = () => {
+          tracked.inFlight--;
+          tracked.lastActive = performance.now();
+        };
+        if (info.completed) info.completed.then(done, done);
+        else queueMicrotask(done);
+        return handle(request, remote);
+      },
+      internalError,
+      () => {},
+    ).finished.catch(() => {}).finally(() => open.delete(tracked));
   };
   const accepting = (async () => {
     for await (const conn of listener) {

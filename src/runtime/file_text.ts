@@ -20,7 +20,10 @@ export interface FileReads {
  * 236-244 ms for a fresh 1 MiB buffer per read handed on as bytes (median of
  * six passes, three runs each; `scripts/bench.ts` now times the reader).
  */
-export function fileText(open: () => Promise<FileReads>, chunkBytes = 1 << 20): ReadableStream<string> {
+export function fileText(
+  open: () => Promise<FileReads>,
+  chunkBytes = 1 << 20,
+): ReadableStream<string> {
   const buffers = [new Uint8Array(chunkBytes), new Uint8Array(chunkBytes)];
   const decoder = new TextDecoder();
   let file: FileReads | undefined;

@@ -93,7 +93,9 @@ export function chunkSource(stream: ReadableStream<Uint8Array>): ChunkSource {
  * The stream's immediate write, when it has one. Use it for every chunk or
  * for none: it does not wait for chunks queued on the stream.
  */
-export function writeNowOf(stream: WritableStream<Uint8Array>): ((bytes: Uint8Array) => void) | undefined {
+export function writeNowOf(
+  stream: WritableStream<Uint8Array>,
+): ((bytes: Uint8Array) => void) | undefined {
   const write = (stream as Partial<ImmediateWritable>).writeNow;
   return typeof write === "function" ? write : undefined;
 }
@@ -108,5 +110,6 @@ export function chunkWriter(
   writer: WritableStreamDefaultWriter<Uint8Array>,
 ): (bytes: Uint8Array) => void | Promise<void> {
   const direct = (stream as Partial<DirectWritable>).writeDirect;
-  return writeNowOf(stream) ?? (typeof direct === "function" ? direct : (bytes) => writer.write(bytes));
+  return writeNowOf(stream) ??
+    (typeof direct === "function" ? direct : (bytes) => writer.write(bytes));
 }

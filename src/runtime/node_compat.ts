@@ -64,7 +64,11 @@ function startChild(
 
 /** Starts a process whose exit is observed before `spawn` returns a failure. */
 function spawn(command: readonly string[], options: SpawnOptions = {}): ChildProcess {
-  return startChild(command, options, options.stderr === "pipe" ? "pipe" : options.stderr ?? "inherit").base;
+  return startChild(
+    command,
+    options,
+    options.stderr === "pipe" ? "pipe" : options.stderr ?? "inherit",
+  ).base;
 }
 
 function spawnPiped(command: readonly string[], options: SpawnOptions = {}): PipedChildProcess {
@@ -77,7 +81,10 @@ function spawnPiped(command: readonly string[], options: SpawnOptions = {}): Pip
 function openAppend(filePath: string, options: { truncate?: boolean } = {}): AppendFile {
   // Appending even after emptying it, as on Deno: every write lands at the end.
   const { O_APPEND, O_CREAT, O_TRUNC, O_WRONLY } = fs.constants;
-  const fd = fs.openSync(filePath, O_WRONLY | O_CREAT | O_APPEND | (options.truncate ? O_TRUNC : 0));
+  const fd = fs.openSync(
+    filePath,
+    O_WRONLY | O_CREAT | O_APPEND | (options.truncate ? O_TRUNC : 0),
+  );
   return {
     write(bytes) {
       let offset = 0;
@@ -177,7 +184,9 @@ export const nodeCompatRuntime: Runtime = {
   args: process.argv.slice(2),
   // Lazy: converting stdin starts reading it, which would keep every process alive.
   get stdin() {
-    return lazyStdio.stdin ??= Readable.toWeb(process.stdin) as unknown as ReadableStream<Uint8Array>;
+    return lazyStdio.stdin ??= Readable.toWeb(process.stdin) as unknown as ReadableStream<
+      Uint8Array
+    >;
   },
   get stdout() {
     return lazyStdio.stdout ??= Writable.toWeb(process.stdout) as WritableStream<Uint8Array>;

@@ -46,7 +46,9 @@ export function listMessages(entries: readonly LocatedEntry[]): LocatedMessage[]
       : [[entry.msg, "/msg"]];
     for (const [msg, pointer] of members) {
       const kind = classify(msg);
-      const record = (msg !== null && typeof msg === "object" && !Array.isArray(msg)) ? msg as JsonObject : {};
+      const record = (msg !== null && typeof msg === "object" && !Array.isArray(msg))
+        ? msg as JsonObject
+        : {};
       const id = record.id;
       out.push({
         index: out.length,
@@ -98,7 +100,9 @@ export function pairMessages(messages: readonly LocatedMessage[]): Pairing {
       const exchange: Exchange = { request: message };
       exchanges.push(exchange);
       open.set(key, exchange);
-    } else if ((message.kind === "response" || message.kind === "error") && message.id !== undefined) {
+    } else if (
+      (message.kind === "response" || message.kind === "error") && message.id !== undefined
+    ) {
       const requestDir: Direction = message.dir === "s2c" ? "c2s" : "s2c";
       const key = pairKey(message.session, requestDir, message.id);
       const exchange = open.get(key);
@@ -117,13 +121,17 @@ export function pairMessages(messages: readonly LocatedMessage[]): Pairing {
 export function resultOf(message: LocatedMessage | undefined): JsonObject | undefined {
   if (!message || message.kind !== "response") return undefined;
   const result = (message.msg as JsonObject).result;
-  return result !== null && typeof result === "object" && !Array.isArray(result) ? result as JsonObject : undefined;
+  return result !== null && typeof result === "object" && !Array.isArray(result)
+    ? result as JsonObject
+    : undefined;
 }
 
 /** The `params` of a request, when they are an object. */
 export function paramsOf(message: LocatedMessage): JsonObject | undefined {
   const params = (message.msg as JsonObject | null)?.params;
-  return params !== null && typeof params === "object" && !Array.isArray(params) ? params as JsonObject : undefined;
+  return params !== null && typeof params === "object" && !Array.isArray(params)
+    ? params as JsonObject
+    : undefined;
 }
 
 /** Escapes one JSON pointer reference token (RFC 6901). */

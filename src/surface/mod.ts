@@ -63,12 +63,17 @@ export interface Surface {
 }
 
 /** List methods and the result field that holds their items. */
-export const LIST_METHODS: Record<string, { kind: SurfaceKind; field: string; keyField: string }> = {
-  "tools/list": { kind: "tool", field: "tools", keyField: "name" },
-  "prompts/list": { kind: "prompt", field: "prompts", keyField: "name" },
-  "resources/list": { kind: "resource", field: "resources", keyField: "uri" },
-  "resources/templates/list": { kind: "template", field: "resourceTemplates", keyField: "uriTemplate" },
-};
+export const LIST_METHODS: Record<string, { kind: SurfaceKind; field: string; keyField: string }> =
+  {
+    "tools/list": { kind: "tool", field: "tools", keyField: "name" },
+    "prompts/list": { kind: "prompt", field: "prompts", keyField: "name" },
+    "resources/list": { kind: "resource", field: "resources", keyField: "uri" },
+    "resources/templates/list": {
+      kind: "template",
+      field: "resourceTemplates",
+      keyField: "uriTemplate",
+    },
+  };
 
 function isObject(value: Json | undefined): value is JsonObject {
   return value !== null && typeof value === "object" && !Array.isArray(value);
@@ -91,7 +96,10 @@ function identityFrom(exchange: Exchange): ServerIdentity | undefined {
 }
 
 /** Extracts the surface from entries (or from already listed messages). */
-export function extractSurface(entries: readonly LocatedEntry[], messages?: LocatedMessage[]): Surface {
+export function extractSurface(
+  entries: readonly LocatedEntry[],
+  messages?: LocatedMessage[],
+): Surface {
   const { exchanges } = pairMessages(messages ?? listMessages(entries));
   const surface: Surface = { items: [], lists: [], listed: new Set() };
   for (const exchange of exchanges) {

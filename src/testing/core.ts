@@ -32,14 +32,18 @@ export interface TestCassetteOptions extends Omit<CassetteOptions, "path"> {
  */
 export function cassetteFileName(names: readonly string[]): string {
   const slug = names.map((name) =>
-    name.normalize("NFKD").replace(/[\u0300-\u036f]/g, "").toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-|-$/g, "")
+    name.normalize("NFKD").replace(/[\u0300-\u036f]/g, "").toLowerCase().replace(/[^a-z0-9]+/g, "-")
+      .replace(/^-|-$/g, "")
   ).filter((part) => part !== "").join("--");
   if (slug === "") throw new TypeError("A test needs a name to derive its cassette's file name");
   return `${slug.slice(0, 120)}.cassette.jsonl`;
 }
 
 /** The cassette path for a test. */
-export function cassettePathFor(names: readonly string[], options: { dir?: string; name?: string } = {}): string {
+export function cassettePathFor(
+  names: readonly string[],
+  options: { dir?: string; name?: string } = {},
+): string {
   return path.join(options.dir ?? DEFAULT_CASSETTE_DIR, options.name ?? cassetteFileName(names));
 }
 
@@ -60,7 +64,10 @@ export type TestCassette = CassetteServer;
  * await server.finish();
  * ```
  */
-export async function cassetteForTest(names: readonly string[], options: TestCassetteOptions = {}): Promise<TestCassette> {
+export async function cassetteForTest(
+  names: readonly string[],
+  options: TestCassetteOptions = {},
+): Promise<TestCassette> {
   const { dir, name, failOnUnplayed, ...rest } = options;
   const server = await startCassette({ ...rest, path: cassettePathFor(names, { dir, name }) });
   let result: Promise<CassetteResult> | undefined;

@@ -31,6 +31,9 @@ function names(t: DenoTestContext): string[] {
  * });
  * ```
  */
-export function useDenoCassette(t: DenoTestContext, options: TestCassetteOptions = {}): Promise<TestCassette> {
+export function useDenoCassette(
+  t: DenoTestContext,
+  options: TestCassetteOptions = {},
+): Promise<TestCassette> {
   return cassetteForTest(names(t), options);
 }

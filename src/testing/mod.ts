@@ -23,7 +23,13 @@
  *
  * @module
  */
-export { cassetteFileName, cassetteForTest, cassettePathFor, DEFAULT_CASSETTE_DIR, withCassette } from "./core.ts";
+export {
+  cassetteFileName,
+  cassetteForTest,
+  cassettePathFor,
+  DEFAULT_CASSETTE_DIR,
+  withCassette,
+} from "./core.ts";
 export type { TestCassette, TestCassetteOptions } from "./core.ts";
 export { useCassette } from "./node.ts";
 export type { NodeTestContext } from "./node.ts";

@@ -32,7 +32,10 @@ export interface NodeTestContext {
  * });
  * ```
  */
-export async function useCassette(t: NodeTestContext, options: TestCassetteOptions = {}): Promise<TestCassette> {
+export async function useCassette(
+  t: NodeTestContext,
+  options: TestCassetteOptions = {},
+): Promise<TestCassette> {
   const server = await cassetteForTest([t.name], options);
   t.after?.(async () => {
     await server.finish();

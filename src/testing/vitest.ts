@@ -30,8 +30,14 @@ function suiteNames(suite: { name: string; suite?: unknown } | undefined): strin
  * });
  * ```
  */
-export async function useVitestCassette(context: VitestContext, options: TestCassetteOptions = {}): Promise<TestCassette> {
-  const server = await cassetteForTest([...suiteNames(context.task.suite), context.task.name], options);
+export async function useVitestCassette(
+  context: VitestContext,
+  options: TestCassetteOptions = {},
+): Promise<TestCassette> {
+  const server = await cassetteForTest(
+    [...suiteNames(context.task.suite), context.task.name],
+    options,
+  );
   context.onTestFinished?.(async () => {
     await server.finish();
   });

@@ -144,7 +144,9 @@ async function runSession(
           `${transport.describe} exited without answering anything${stderrHint(transport)}`,
         );
       }
-      const unreachable = regressions.find((r) => r.kind === "missing-response" && /Cannot reach/.test(r.note ?? ""));
+      const unreachable = regressions.find((r) =>
+        r.kind === "missing-response" && /Cannot reach/.test(r.note ?? "")
+      );
       if (first && connection.framesReceived === 0 && unreachable) {
         // An HTTP server that refuses the very first request is not a regression to grade.
         throw new ServerUnreachableError(unreachable.note!);

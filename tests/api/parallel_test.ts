@@ -18,7 +18,11 @@ interface WorkerOutput {
   error?: { name: string; message: string };
 }
 
-async function worker(args: string[], env: Record<string, string> = {}, server = EVERYTHING): Promise<WorkerOutput> {
+async function worker(
+  args: string[],
+  env: Record<string, string> = {},
+  server = EVERYTHING,
+): Promise<WorkerOutput> {
   const done = await run([...WORKER, ...args, "--", ...server], { env, timeoutMs: 120_000 });
   assert.equal(done.code, 0, done.stderr);
   return JSON.parse(done.stdout);
@@ -26,20 +30,38 @@ async function worker(args: string[], env: Record<string, string> = {}, server =
 
 test("eight test processes on one missing cassette: one records, seven replay, the cassette is whole", async () => {
   const cassette = path.join(tempDir(), "shared.cassette.jsonl");
-  const outputs = await Promise.all(Array.from({ length: 8 }, () => worker(["--cassette", cassette])));
+  const outputs = await Promise.all(
+    Array.from({ length: 8 }, () => worker(["--cassette", cassette])),
+  );
   for (const output of outputs) assert.equal(output.error, undefined, JSON.stringify(output.error));
-  const actions = outputs.flatMap((output) => output.result!.launches.map((launch) => launch.action)).sort();
-  assert.deepEqual(actions, ["record", "replay", "replay", "replay", "replay", "replay", "replay", "replay"]);
+  const actions = outputs.flatMap((output) =>
+    output.result!.launches.map((launch) => launch.action)
+  ).sort();
+  assert.deepEqual(actions, [
+    "record",
+    "replay",
+    "replay",
+    "replay",
+    "replay",
+    "replay",
+    "replay",
+    "replay",
+  ]);
   for (const output of outputs) assert.deepEqual(output.results, outputs[0].results);
   const loaded = await loadCassette(cassette);
   assert.equal(loaded.torn, undefined);
-  const sessions = loaded.entries.filter((entry) => entry.type === "session" && entry.event === "start");
+  const sessions = loaded.entries.filter((entry) =>
+    entry.type === "session" && entry.event === "start"
+  );
   assert.equal(sessions.length, 1);
   const asked = loaded.entries.filter((entry) => entry.type === "message" && entry.dir === "c2s");
   // initialize, initialized, 8 requests of the steps and ping: every frame of the one recording.
-  const requests = asked.filter((entry) => entry.type === "message" && (entry.msg as { id?: unknown }).id !== undefined);
+  const requests = asked.filter((entry) =>
+    entry.type === "message" && (entry.msg as { id?: unknown }).id !== undefined
+  );
   const answers = loaded.entries.filter((entry) =>
-    entry.type === "message" && entry.dir === "s2c" && (entry.msg as { id?: unknown }).id !== undefined
+    entry.type === "message" && entry.dir === "s2c" &&
+    (entry.msg as { id?: unknown }).id !== undefined
   );
   assert.equal(requests.length, 10);
   assert.equal(answers.length, requests.length);
@@ -55,8 +77,21 @@ test("new_episodes: one unrecorded request reaches the live server once and is a
 
   // The live server sits behind a recorder of its own, which shows what it was sent.
   const seenLive = path.join(path.dirname(cassette), "live.cassette.jsonl");
-  const liveServer = [...CLI, "record", "--append-window-ms", "0", "-o", seenLive, "--", ...EVERYTHING];
-  const second = await worker(["--cassette", cassette, "--mode", "new_episodes", "--extra"], {}, liveServer);
+  const liveServer = [
+    ...CLI,
+    "record",
+    "--append-window-ms",
+    "0",
+    "-o",
+    seenLive,
+    "--",
+    ...EVERYTHING,
+  ];
+  const second = await worker(
+    ["--cassette", cassette, "--mode", "new_episodes", "--extra"],
+    {},
+    liveServer,
+  );
   assert.equal(second.error, undefined, JSON.stringify(second.error));
   assert.equal(second.result?.action, "replay-append");
   assert.equal(second.result?.appended, 2);
@@ -74,12 +109,20 @@ test("new_episodes: one unrecorded request reaches the live server once and is a
   const written = (await import("node:fs")).readFileSync(cassette, "utf8");
   assert.doesNotMatch(written, /sk-ant-api03-a{24}/);
   assert.match(JSON.stringify(forwarded[1]), /key \[REDACTED:anthropic-key\]/);
-  assert.deepEqual((forwarded[0] as unknown as { msg: { params: unknown } }).msg.params, { name: "get-structured-content", arguments: { location: "New York" } });
+  assert.deepEqual((forwarded[0] as unknown as { msg: { params: unknown } }).msg.params, {
+    name: "get-structured-content",
+    arguments: { location: "New York" },
+  });
   // It was opened with the client's own handshake (which matched the cassette) before the miss.
   const liveMethods = (await loadCassette(seenLive)).entries
     .filter((entry) => entry.type === "message" && entry.dir === "c2s")
     .map((entry) => (entry as unknown as { msg: { method?: string } }).msg.method);
-  assert.deepEqual(liveMethods, ["initialize", "notifications/initialized", "tools/call", "tools/call"]);
+  assert.deepEqual(liveMethods, [
+    "initialize",
+    "notifications/initialized",
+    "tools/call",
+    "tools/call",
+  ]);
 
   // CI replays it with recording forbidden: the appended exchange now answers.
   const replayed = await worker(["--cassette", cassette, "--extra"], { MCP_CASSETTE_MODE: "none" });

@@ -27,7 +27,10 @@ test("ReplayTransport gives the SDK client the same results as the stdio replay 
   const inProcess = await runSteps(transport);
   assert.deepEqual(inProcess, JSON.parse(stdio.stdout));
   assert.deepEqual(inProcess, live);
-  assert.equal((inProcess.sum as { content: { text: string }[] }).content[0].text, "The sum of 2 and 40 is 42.");
+  assert.equal(
+    (inProcess.sum as { content: { text: string }[] }).content[0].text,
+    "The sum of 2 and 40 is 42.",
+  );
   const report = await transport.finish({ failOnUnplayed: true });
   assert.deepEqual(report.misses, []);
 });
@@ -39,7 +42,9 @@ test("ReplayTransport.finish raises ReplayMissError naming the request it could 
   await client.connect(transport);
   await client.callTool({ name: "get-sum", arguments: { a: 2, b: 40 } });
   // The only get-sum answer is used up: another argument is now a true miss.
-  const answer = await client.callTool({ name: "get-sum", arguments: { a: 2, b: 41 } }).catch((error) => error);
+  const answer = await client.callTool({ name: "get-sum", arguments: { a: 2, b: 41 } }).catch((
+    error,
+  ) => error);
   assert.equal((answer as { code: number }).code, -32001);
   await client.close();
   const error = await transport.finish().catch((caught) => caught);

@@ -18,7 +18,14 @@ import { CLI, DENO, ROOT, run, tempDir } from "../helpers.ts";
 import { startBackground, URL_LINE } from "../http/http_helpers.ts";
 
 const CONFORMANCE = path.join(ROOT, "node_modules/@modelcontextprotocol/conformance/dist/index.js");
-const FIXTURE = [DENO, "run", "-A", "--no-check", path.join(ROOT, "tests/fixtures/conformance/conformance_server.ts"), "0"];
+const FIXTURE = [
+  DENO,
+  "run",
+  "-A",
+  "--no-check",
+  path.join(ROOT, "tests/fixtures/conformance/conformance_server.ts"),
+  "0",
+];
 const SPEC_VERSIONS = ["2025-11-25", "2026-07-28"];
 
 /** One check's outcome, without its message. */
@@ -32,10 +39,27 @@ interface Outcome {
 async function conformance(url: string, specVersion: string): Promise<Outcome[]> {
   const out = tempDir("mcp-cassette-conformance-");
   // Node 20 lacks fs.globSync, which the suite needs: run it on Deno.
-  const result = await run([DENO, "run", "-A", CONFORMANCE, "server", "--url", url, "--spec-version", specVersion, "--suite", "all", "-o", out], {
+  const result = await run([
+    DENO,
+    "run",
+    "-A",
+    CONFORMANCE,
+    "server",
+    "--url",
+    url,
+    "--spec-version",
+    specVersion,
+    "--suite",
+    "all",
+    "-o",
+    out,
+  ], {
     timeoutMs: 120_000,
   });
-  assert.ok(result.stdout.includes("SUMMARY") || result.stderr.includes("SUMMARY"), `conformance did not finish:\n${result.stderr}`);
+  assert.ok(
+    result.stdout.includes("SUMMARY") || result.stderr.includes("SUMMARY"),
+    `conformance did not finish:\n${result.stderr}`,
+  );
   return readOutcomes(out);
 }
 
@@ -46,7 +70,9 @@ function readOutcomes(dir: string): Outcome[] {
     const file = path.join(dir, entry, "checks.json");
     if (!existsSync(file)) continue;
     const scenario = entry.replace(/^server-/, "").replace(/-\d{4}-\d\d-\d\dT[\d-]+Z$/, "");
-    for (const check of JSON.parse(readFileSync(file, "utf8")) as { id: string; status: string }[]) {
+    for (
+      const check of JSON.parse(readFileSync(file, "utf8")) as { id: string; status: string }[]
+    ) {
       outcomes.push({ scenario, check: check.id, status: check.status });
     }
   }
@@ -61,7 +87,9 @@ function difference(a: Outcome[], b: Outcome[]): string {
   const right = show(b);
   const onlyLeft = left.filter((line) => !right.includes(line));
   const onlyRight = right.filter((line) => !left.includes(line));
-  return `only in the first: ${JSON.stringify(onlyLeft)}\nonly in the second: ${JSON.stringify(onlyRight)}`;
+  return `only in the first: ${JSON.stringify(onlyLeft)}\nonly in the second: ${
+    JSON.stringify(onlyRight)
+  }`;
 }
 
 for (const specVersion of SPEC_VERSIONS) {
@@ -72,7 +100,14 @@ for (const specVersion of SPEC_VERSIONS) {
     let recorded: Outcome[];
     try {
       live = await conformance(server.found, specVersion);
-      const recorder = await startBackground([...CLI, "record", "-o", cassette, "--url", server.found], URL_LINE);
+      const recorder = await startBackground([
+        ...CLI,
+        "record",
+        "-o",
+        cassette,
+        "--url",
+        server.found,
+      ], URL_LINE);
       try {
         recorded = await conformance(recorder.found, specVersion);
       } finally {
@@ -90,7 +125,10 @@ for (const specVersion of SPEC_VERSIONS) {
     assert.deepEqual(recorded, live, `record differs from live:\n${difference(live, recorded)}`);
 
     // Nothing is running upstream now: every answer comes from the cassette.
-    const replay = await startBackground([...CLI, "replay", cassette, "--listen", "127.0.0.1:0"], URL_LINE);
+    const replay = await startBackground(
+      [...CLI, "replay", cassette, "--listen", "127.0.0.1:0"],
+      URL_LINE,
+    );
     let replayed: Outcome[];
     try {
       replayed = await conformance(replay.found, specVersion);

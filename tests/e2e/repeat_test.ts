@@ -13,8 +13,19 @@ const GOLDEN = path.join(ROOT, "tests/interop/golden/everything.cassette.jsonl")
 
 test("a repeated answer comes without the recorded list_changed", async () => {
   const replay = new LineProcess([...CLI, "replay", GOLDEN]);
-  const listChanged = () => replay.messages().filter((message) => message.method === "notifications/tools/list_changed").length;
-  replay.send({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "r", version: "1" } } });
+  const listChanged = () =>
+    replay.messages().filter((message) => message.method === "notifications/tools/list_changed")
+      .length;
+  replay.send({
+    jsonrpc: "2.0",
+    id: 1,
+    method: "initialize",
+    params: {
+      protocolVersion: "2025-11-25",
+      capabilities: {},
+      clientInfo: { name: "r", version: "1" },
+    },
+  });
   await replay.answer(1);
   replay.send({ jsonrpc: "2.0", method: "notifications/initialized" });
   replay.send({ jsonrpc: "2.0", id: 2, method: "tools/list" });

@@ -27,14 +27,30 @@ test("SIGKILL mid-session: every forwarded frame is in the cassette and it still
     waiters.splice(0).forEach((wake) => wake());
   });
   const answered = async (id: number) => {
-    while (!received.some((line) => JSON.parse(line).id === id)) await new Promise<void>((wake) => waiters.push(wake));
+    while (!received.some((line) => JSON.parse(line).id === id)) {
+      await new Promise<void>((wake) => waiters.push(wake));
+    }
   };
   const send = (message: unknown) => child.stdin.write(JSON.stringify(message) + "\n");
-  send({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "k", version: "1" } } });
+  send({
+    jsonrpc: "2.0",
+    id: 1,
+    method: "initialize",
+    params: {
+      protocolVersion: "2025-11-25",
+      capabilities: {},
+      clientInfo: { name: "k", version: "1" },
+    },
+  });
   await answered(1);
   send({ jsonrpc: "2.0", method: "notifications/initialized" });
   for (let id = 2; id < 12; id++) {
-    send({ jsonrpc: "2.0", id, method: "tools/call", params: { name: "echo", arguments: { message: `m${id}` } } });
+    send({
+      jsonrpc: "2.0",
+      id,
+      method: "tools/call",
+      params: { name: "echo", arguments: { message: `m${id}` } },
+    });
   }
   await answered(11);
   child.kill("SIGKILL");
@@ -45,8 +61,12 @@ test("SIGKILL mid-session: every forwarded frame is in the cassette and it still
   const onDisk = loaded.entries
     .filter((entry) => entry.type === "message" && entry.dir === "s2c")
     .map((entry) => JSON.stringify((entry as { msg: unknown }).msg));
-  for (const line of received) assert.ok(onDisk.includes(JSON.stringify(JSON.parse(line))), `missing from cassette: ${line}`);
-  const requests = loaded.entries.filter((entry) => entry.type === "message" && entry.dir === "c2s");
+  for (const line of received) {
+    assert.ok(onDisk.includes(JSON.stringify(JSON.parse(line))), `missing from cassette: ${line}`);
+  }
+  const requests = loaded.entries.filter((entry) =>
+    entry.type === "message" && entry.dir === "c2s"
+  );
   assert.equal(requests.length, 12);
   // The file is complete lines only: no session end was written, nothing torn.
   assert.equal(loaded.torn, undefined);

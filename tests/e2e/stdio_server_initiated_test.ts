@@ -9,7 +9,15 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import { assertSameSession, CLI, EVERYTHING, recordedProgress, run, SDK_SESSION, tempDir } from "../helpers.ts";
+import {
+  assertSameSession,
+  CLI,
+  EVERYTHING,
+  recordedProgress,
+  run,
+  SDK_SESSION,
+  tempDir,
+} from "../helpers.ts";
 import { LineProcess } from "../reliability/_helpers.ts";
 
 const dir = tempDir();
@@ -39,7 +47,16 @@ test("replay asks the recorded questions, shows the recorded progress, gives the
     "elicitation/create",
     "roots/list",
   ]);
-  const replay = await run([...SDK_SESSION, "--scenario", "initiated", "--", ...CLI, "replay", "--strict", cassette]);
+  const replay = await run([
+    ...SDK_SESSION,
+    "--scenario",
+    "initiated",
+    "--",
+    ...CLI,
+    "replay",
+    "--strict",
+    cassette,
+  ]);
   assert.equal(replay.code, 0, replay.stderr);
   assertSameSession(JSON.parse(replay.stdout), recorded, cassette);
   assert.equal(recordedProgress(cassette).length, 3);
@@ -94,20 +111,48 @@ test("a client that answers sampling differently is reported at the differing pa
   ]);
   const results = JSON.parse(strict.stdout).results;
   assert.equal(results.sampling.thrown.code, -32001);
-  assert.match(results.sampling.thrown.message, /answered sampling\/createMessage differently at \$\.result\.content\.text/);
+  assert.match(
+    results.sampling.thrown.message,
+    /answered sampling\/createMessage differently at \$\.result\.content\.text/,
+  );
 });
 
 test("a client that never answers a server request gets a timeout report, and the session goes on", async () => {
   const live = await recording;
   assert.equal(live.code, 0, live.stderr);
   const reportFile = path.join(dir, "timeout-report.json");
-  const replay = new LineProcess([...CLI, "replay", "--answer-timeout-ms", "300", "--report", reportFile, cassette]);
-  replay.send({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: { sampling: {} }, clientInfo: { name: "mute", version: "1" } } });
+  const replay = new LineProcess([
+    ...CLI,
+    "replay",
+    "--answer-timeout-ms",
+    "300",
+    "--report",
+    reportFile,
+    cassette,
+  ]);
+  replay.send({
+    jsonrpc: "2.0",
+    id: 1,
+    method: "initialize",
+    params: {
+      protocolVersion: "2025-11-25",
+      capabilities: { sampling: {} },
+      clientInfo: { name: "mute", version: "1" },
+    },
+  });
   await replay.answer(1);
   replay.send({ jsonrpc: "2.0", method: "notifications/initialized" });
-  replay.send({ jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "trigger-sampling-request", arguments: { prompt: "Say hi", maxTokens: 20 } } });
+  replay.send({
+    jsonrpc: "2.0",
+    id: 2,
+    method: "tools/call",
+    params: { name: "trigger-sampling-request", arguments: { prompt: "Say hi", maxTokens: 20 } },
+  });
   // The question is asked, never answered; after the timeout the recorded result still comes.
-  await replay.until(() => replay.messages().some((message) => message.method === "sampling/createMessage"), "the sampling request");
+  await replay.until(
+    () => replay.messages().some((message) => message.method === "sampling/createMessage"),
+    "the sampling request",
+  );
   const answer = await replay.answer(2);
   assert.ok(answer.result, JSON.stringify(answer));
   replay.send({ jsonrpc: "2.0", id: 3, method: "tools/list" });
@@ -116,11 +161,16 @@ test("a client that never answers a server request gets a timeout report, and th
   const report = JSON.parse(readFileSync(reportFile, "utf8"));
   assert.equal(report.timeouts.length, 1);
   assert.match(report.timeouts[0], /never answered sampling\/createMessage \(waited 300 ms\)/);
-  assert.deepEqual(report.serverInitiated.find((item: { method: string }) => item.method === "sampling/createMessage"), {
-    method: "sampling/createMessage",
-    delivered: true,
-    outcome: "timeout",
-  });
+  assert.deepEqual(
+    report.serverInitiated.find((item: { method: string }) =>
+      item.method === "sampling/createMessage"
+    ),
+    {
+      method: "sampling/createMessage",
+      delivered: true,
+      outcome: "timeout",
+    },
+  );
 });
 
 test("notifications/cancelled stops the replay of that request: no response, the session goes on", async () => {
@@ -128,17 +178,48 @@ test("notifications/cancelled stops the replay of that request: no response, the
   assert.equal(live.code, 0, live.stderr);
   // Recorded pacing keeps the long operation long enough to cancel it midway.
   const replay = new LineProcess([...CLI, "replay", "--pace", "recorded", cassette]);
-  replay.send({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "c", version: "1" } } });
+  replay.send({
+    jsonrpc: "2.0",
+    id: 1,
+    method: "initialize",
+    params: {
+      protocolVersion: "2025-11-25",
+      capabilities: {},
+      clientInfo: { name: "c", version: "1" },
+    },
+  });
   await replay.answer(1);
   replay.send({ jsonrpc: "2.0", method: "notifications/initialized" });
-  replay.send({ jsonrpc: "2.0", id: 7, method: "tools/call", params: { name: "trigger-long-running-operation", arguments: { duration: 0.3, steps: 3 }, _meta: { progressToken: 7 } } });
-  await replay.until(() => replay.messages().some((message) => message.method === "notifications/progress"), "the first progress notification");
-  replay.send({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 7, reason: "user" } });
+  replay.send({
+    jsonrpc: "2.0",
+    id: 7,
+    method: "tools/call",
+    params: {
+      name: "trigger-long-running-operation",
+      arguments: { duration: 0.3, steps: 3 },
+      _meta: { progressToken: 7 },
+    },
+  });
+  await replay.until(
+    () => replay.messages().some((message) => message.method === "notifications/progress"),
+    "the first progress notification",
+  );
+  replay.send({
+    jsonrpc: "2.0",
+    method: "notifications/cancelled",
+    params: { requestId: 7, reason: "user" },
+  });
   replay.send({ jsonrpc: "2.0", id: 8, method: "tools/list" });
   assert.ok(((await replay.answer(8)).result as { tools: unknown[] }).tools.length > 0);
   // Longer than the rest of the recorded operation: its answer would have come by now.
   await new Promise((resolve) => setTimeout(resolve, 700));
-  assert.equal(replay.messages().filter((message) => message.id === 7).length, 0, "the cancelled request got no response");
-  assert.ok(replay.messages().filter((message) => message.method === "notifications/progress").length < 3);
+  assert.equal(
+    replay.messages().filter((message) => message.id === 7).length,
+    0,
+    "the cancelled request got no response",
+  );
+  assert.ok(
+    replay.messages().filter((message) => message.method === "notifications/progress").length < 3,
+  );
   await replay.finish();
 });

@@ -97,11 +97,23 @@ describe("JsonlLineStream", () => {
     // lone lead byte before a newline, and multi-byte characters: the
     // splitter decodes chunks that end on ASCII without the streaming state.
     const bytes = new Uint8Array([
-      0xef, 0xbb, 0xbf, ...utf8('{"a":"é"}\n'),
-      0xef, 0xbb, 0xbf, ...utf8("x\n"),
-      0x61, 0xff, 0x62, 0x0a,
-      0xe2, 0x0a,
-      ...utf8("€😀\nend"), 0xf0, 0x9f,
+      0xef,
+      0xbb,
+      0xbf,
+      ...utf8('{"a":"é"}\n'),
+      0xef,
+      0xbb,
+      0xbf,
+      ...utf8("x\n"),
+      0x61,
+      0xff,
+      0x62,
+      0x0a,
+      0xe2,
+      0x0a,
+      ...utf8("€😀\nend"),
+      0xf0,
+      0x9f,
     ]);
     const expected = new TextDecoder().decode(bytes).split("\n");
     for (const [label, chunks] of everyChunking(bytes)) {

@@ -8,7 +8,13 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { CLI, run, tempDir } from "../helpers.ts";
-import { cassetteLines, freePort, startBackground, startEverythingHttp, URL_LINE } from "./http_helpers.ts";
+import {
+  cassetteLines,
+  freePort,
+  startBackground,
+  startEverythingHttp,
+  URL_LINE,
+} from "./http_helpers.ts";
 
 test("check --url passes against server-everything over Streamable HTTP and exits 7 when nothing listens", async () => {
   const server = await startEverythingHttp();
@@ -30,8 +36,21 @@ test("record --url with the upstream down: 502 + JSON-RPC error, cassette keeps 
     [...CLI, "record", "-o", cassette, "--url", `http://127.0.0.1:${await freePort()}/mcp`],
     URL_LINE,
   );
-  const body = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "t", version: "1" } } });
-  const headers = { "content-type": "application/json", accept: "application/json, text/event-stream", authorization: "Bearer s3cr3t-token" };
+  const body = JSON.stringify({
+    jsonrpc: "2.0",
+    id: 1,
+    method: "initialize",
+    params: {
+      protocolVersion: "2025-11-25",
+      capabilities: {},
+      clientInfo: { name: "t", version: "1" },
+    },
+  });
+  const headers = {
+    "content-type": "application/json",
+    accept: "application/json, text/event-stream",
+    authorization: "Bearer s3cr3t-token",
+  };
   for (let i = 0; i < 2; i++) {
     const response = await fetch(recorder.found, { method: "POST", headers, body });
     assert.equal(response.status, 502);

@@ -24,7 +24,10 @@ export interface Background {
 }
 
 /** The reference server-everything in Streamable HTTP mode. */
-export const EVERYTHING_HTTP_SCRIPT = path.join(ROOT, "node_modules/@modelcontextprotocol/server-everything/dist/index.js");
+export const EVERYTHING_HTTP_SCRIPT = path.join(
+  ROOT,
+  "node_modules/@modelcontextprotocol/server-everything/dist/index.js",
+);
 
 /** A node binary (tests may run under deno or bun). */
 export { NODE };
@@ -58,7 +61,10 @@ export function startBackground(
     let done = false;
     let sent: NodeJS.Signals | undefined;
     const exited = new Promise<number | null>((res) =>
-      child.once("exit", (code, signal) => res(code ?? (signal !== null && signal === sent ? 0 : null)))
+      child.once(
+        "exit",
+        (code, signal) => res(code ?? (signal !== null && signal === sent ? 0 : null)),
+      )
     );
     const timer = setTimeout(() => {
       if (done) return;
@@ -94,7 +100,9 @@ export function startBackground(
       if (done) return;
       done = true;
       clearTimeout(timer);
-      reject(new Error(`${command.join(" ")} exited with ${code} before printing ${pattern}:\n${text}`));
+      reject(
+        new Error(`${command.join(" ")} exited with ${code} before printing ${pattern}:\n${text}`),
+      );
     });
   });
 }
@@ -102,9 +110,13 @@ export function startBackground(
 /** Starts server-everything over Streamable HTTP on a free port; resolves with its MCP URL. */
 export async function startEverythingHttp(): Promise<Background & { url: string }> {
   const port = await freePort();
-  const server = await startBackground([NODE, EVERYTHING_HTTP_SCRIPT, "streamableHttp"], /listening on port (\d+)/i, {
-    env: { PORT: String(port) },
-  });
+  const server = await startBackground(
+    [NODE, EVERYTHING_HTTP_SCRIPT, "streamableHttp"],
+    /listening on port (\d+)/i,
+    {
+      env: { PORT: String(port) },
+    },
+  );
   return { ...server, url: `http://127.0.0.1:${port}/mcp` };
 }
 

@@ -142,7 +142,9 @@ test("SSEClientTransport: identical results from record --url and replay --liste
 });
 
 test("SSEClientTransport: sampling, elicitation, roots and progress on the one stream replay identically", async () => {
-  const { live, replayed, replayLog, cassette } = await recordAndReplay("initiated", ["--no-detectors"]);
+  const { live, replayed, replayLog, cassette } = await recordAndReplay("initiated", [
+    "--no-detectors",
+  ]);
   assert.equal(live.asked.length, 3, JSON.stringify(live.asked));
   assert.ok(live.progress.length >= 1);
   assertSameSession(replayed, live, cassette);

@@ -9,12 +9,13 @@ import { CassetteFormatError } from "../../src/errors.ts";
 import type { JsonObject } from "../../src/jsonrpc.ts";
 import { CLI, PEERS, run, tempDir } from "../helpers.ts";
 
-
 // PEERS: see tests/helpers.ts.
 const peer = (file: string) => path.join(PEERS, file);
 
 function messages(cassette: Cassette) {
-  return cassette.entries.filter((entry) => entry.type === "message") as (Cassette["entries"][number] & { type: "message" })[];
+  return cassette.entries.filter((entry) =>
+    entry.type === "message"
+  ) as (Cassette["entries"][number] & { type: "message" })[];
 }
 
 /** Results the server sent, by request id, in order of the client's requests. */
@@ -25,7 +26,10 @@ function resultsInRequestOrder(cassette: Cassette): unknown[] {
     const msg = entry.msg as JsonObject;
     if (entry.dir === "s2c" && "result" in msg) byId.set(JSON.stringify(msg.id), msg.result);
   }
-  return all.filter((entry) => entry.dir === "c2s" && typeof (entry.msg as JsonObject).method === "string" && "id" in (entry.msg as JsonObject))
+  return all.filter((entry) =>
+    entry.dir === "c2s" && typeof (entry.msg as JsonObject).method === "string" &&
+    "id" in (entry.msg as JsonObject)
+  )
     .map((entry) => byId.get(JSON.stringify((entry.msg as JsonObject).id)));
 }
 
@@ -42,7 +46,11 @@ test("Python mcp-cassette v1, v2, v3: every message, direction, time and header 
     const cassette = await loadCassette(peer(file));
     assert.equal(cassette.importedFrom, source, file);
     assert.equal(cassette.entries.length, total, file);
-    assert.equal(messages(cassette).filter((entry) => entry.dir === "c2s").length, fromClient, file);
+    assert.equal(
+      messages(cassette).filter((entry) => entry.dir === "c2s").length,
+      fromClient,
+      file,
+    );
     source_.messages.forEach((message: JsonObject, i: number) => {
       const entry = messages(cassette)[i];
       assert.deepEqual(entry.msg, message.payload, `${file} seq ${message.seq}`);
@@ -50,7 +58,10 @@ test("Python mcp-cassette v1, v2, v3: every message, direction, time and header 
       assert.equal(entry.dir, message.sender === "client" ? "c2s" : "s2c");
     });
     assert.equal(cassette.header.protocolVersion, "2024-11-05");
-    assert.deepEqual([cassette.header.server.name, cassette.header.server.version], ["echo-example", "1.0.0"]);
+    assert.deepEqual([cassette.header.server.name, cassette.header.server.version], [
+      "echo-example",
+      "1.0.0",
+    ]);
     assert.equal(cassette.header.era, "legacy");
     assert.equal(cassette.header.created, source_.recorded_at);
   }
@@ -63,14 +74,23 @@ test("Python mcp-cassette v1, v2, v3: every message, direction, time and header 
   assert.deepEqual(pii.header.redaction?.packs?.map((pack) => pack.name), ["common", "team"]);
   assert.equal(pii.header.meta?.redactionProfile, "team-baseline");
   const sampling = await loadCassette(peer("python-mcp-cassette/sampling.v2.mcp.json"));
-  const serverRequest = messages(sampling).find((entry) => (entry.msg as JsonObject).method === "sampling/createMessage");
+  const serverRequest = messages(sampling).find((entry) =>
+    (entry.msg as JsonObject).method === "sampling/createMessage"
+  );
   assert.equal(serverRequest?.dir, "s2c");
   // Findings point at the source file's lines.
-  assert.equal(messages(sampling)[4].line, readFileSync(peer("python-mcp-cassette/sampling.v2.mcp.json"), "utf8").split("\n").findIndex((l) => l.includes('"seq": 4')) + 1);
+  assert.equal(
+    messages(sampling)[4].line,
+    readFileSync(peer("python-mcp-cassette/sampling.v2.mcp.json"), "utf8").split("\n").findIndex((
+      l,
+    ) => l.includes('"seq": 4')) + 1,
+  );
 });
 
 test("TypeScript mcp-cassette stdio: every result equals what the client received live", async () => {
-  const expected = JSON.parse(readFileSync(peer("ts-mcp-cassette/everything.stdio.expected.json"), "utf8"));
+  const expected = JSON.parse(
+    readFileSync(peer("ts-mcp-cassette/everything.stdio.expected.json"), "utf8"),
+  );
   const cassette = await loadCassette(peer("ts-mcp-cassette/everything.stdio.cassette.jsonl"));
   assert.equal(cassette.importedFrom, "ts-mcp-cassette@2");
   assert.equal(cassette.entries.length, 44);
@@ -84,11 +104,18 @@ test("TypeScript mcp-cassette stdio: every result equals what the client receive
   assert.deepEqual(initialize.serverInfo, server.info);
   assert.deepEqual(initialize.capabilities, server.caps);
   assert.deepEqual(results.slice(1), Object.values(steps));
-  assert.equal(messages(cassette).filter((entry) => entry.dir === "s2c" && (entry.msg as JsonObject).method === "notifications/tools/list_changed").length, 1);
+  assert.equal(
+    messages(cassette).filter((entry) =>
+      entry.dir === "s2c" && (entry.msg as JsonObject).method === "notifications/tools/list_changed"
+    ).length,
+    1,
+  );
 });
 
 test("TypeScript mcp-cassette HTTP: streamed chunks back in arrival order, exchanges, server-initiated requests", async () => {
-  const expected = JSON.parse(readFileSync(peer("ts-mcp-cassette/initiated.http.expected.json"), "utf8"));
+  const expected = JSON.parse(
+    readFileSync(peer("ts-mcp-cassette/initiated.http.expected.json"), "utf8"),
+  );
   const cassette = await loadCassette(peer("ts-mcp-cassette/initiated.http.cassette.jsonl"));
   assert.equal(cassette.header.transport, "http");
   assert.equal(cassette.header.era, "legacy");
@@ -97,14 +124,30 @@ test("TypeScript mcp-cassette HTTP: streamed chunks back in arrival order, excha
   assert.equal(all.length, 27);
   const times = all.map((entry) => entry.t);
   assert.deepEqual(times, [...times].sort((a, b) => a - b), "entries are in time order");
-  const results = resultsInRequestOrder(cassette).filter((result) => result !== undefined) as JsonObject[];
+  const results = resultsInRequestOrder(cassette).filter((result) =>
+    result !== undefined
+  ) as JsonObject[];
   // initialize, tools/list, then the five tools/call in order
   assert.deepEqual(results[0].serverInfo, expected.server.info);
   assert.deepEqual(results[1], expected["tools/list"]);
-  assert.deepEqual(results.slice(2, 7), [expected.sampling, expected.elicitation, expected.roots, expected.progress, expected["sampling-2"]]);
-  const asked = all.filter((entry) => entry.dir === "s2c" && "id" in (entry.msg as JsonObject) && typeof (entry.msg as JsonObject).method === "string");
-  assert.deepEqual(asked.map((entry) => (entry.msg as JsonObject).method), expected.asked.map((ask: JsonObject) => ask.method));
-  const progress = all.filter((entry) => (entry.msg as JsonObject).method === "notifications/progress");
+  assert.deepEqual(results.slice(2, 7), [
+    expected.sampling,
+    expected.elicitation,
+    expected.roots,
+    expected.progress,
+    expected["sampling-2"],
+  ]);
+  const asked = all.filter((entry) =>
+    entry.dir === "s2c" && "id" in (entry.msg as JsonObject) &&
+    typeof (entry.msg as JsonObject).method === "string"
+  );
+  assert.deepEqual(
+    asked.map((entry) => (entry.msg as JsonObject).method),
+    expected.asked.map((ask: JsonObject) => ask.method),
+  );
+  const progress = all.filter((entry) =>
+    (entry.msg as JsonObject).method === "notifications/progress"
+  );
   assert.equal(progress.length, 3);
   // A POST's stream shares the exchange number of its request; the GET stream has its own.
   const call = all.find((entry) => (entry.msg as JsonObject).id === 5 && entry.dir === "c2s")!;
@@ -128,11 +171,17 @@ test("TypeScript mcp-cassette small fixtures: v1 and v2 tapes, era and command",
 });
 
 test("mcp-replay: requests and responses, times in milliseconds, results equal the live ones", async () => {
-  const expected = JSON.parse(readFileSync(peer("ts-mcp-cassette/everything.stdio.expected.json"), "utf8"));
+  const expected = JSON.parse(
+    readFileSync(peer("ts-mcp-cassette/everything.stdio.expected.json"), "utf8"),
+  );
   const cassette = await loadCassette(peer("mcp-replay/everything.session.jsonl"));
   assert.equal(cassette.importedFrom, "mcp-replay@1");
   assert.equal(cassette.entries.length, 23, "12 client messages, 11 with a response");
-  assert.deepEqual(messages(cassette).slice(0, 3).map((entry) => [entry.dir, entry.t]), [["c2s", 24], ["s2c", 24], ["c2s", 471]]);
+  assert.deepEqual(messages(cassette).slice(0, 3).map((entry) => [entry.dir, entry.t]), [
+    ["c2s", 24],
+    ["s2c", 24],
+    ["c2s", 471],
+  ]);
   assert.equal(cassette.header.server.name, "mcp-servers/everything");
   const results = resultsInRequestOrder(cassette);
   const { server: _server, ...steps } = expected;
@@ -151,7 +200,11 @@ test("a file of no known format is a one-line CassetteFormatError, exit 2", asyn
   const result = await run([...CLI, "import", stray, "-o", path.join(dir, "out.jsonl")]);
   assert.equal(result.code, 2);
   assert.equal(result.stderr.trim().split("\n").length, 1);
-  const cli = await run([...CLI, "inspect", peer("ts-mcp-cassette/everything.stdio.expected.json")]);
+  const cli = await run([
+    ...CLI,
+    "inspect",
+    peer("ts-mcp-cassette/everything.stdio.expected.json"),
+  ]);
   assert.equal(cli.code, 2);
   writeFileSync(stray, `{"format_version": 9, "messages": []}`);
   await assert.rejects(importForeign(stray), /format_version 9 is not supported/);
@@ -168,7 +221,10 @@ test("import -o writes a cassette our reader reads back unchanged", async () => 
   assert.equal(back.importedFrom, undefined);
   const direct = await importForeign(source);
   assert.deepEqual(back.header, direct.header);
-  assert.deepEqual(back.entries.map(({ line: _, ...entry }) => entry), direct.entries.map(({ line: _, ...entry }) => entry));
+  assert.deepEqual(
+    back.entries.map(({ line: _, ...entry }) => entry),
+    direct.entries.map(({ line: _, ...entry }) => entry),
+  );
   const again = await run([...CLI, "import", source, "-o", out]);
   assert.equal(again.code, 2, "refuses to overwrite without --force");
   assert.equal((await run([...CLI, "import", source, "-o", out, "--force"])).code, 0);

@@ -14,7 +14,13 @@ import type { JsonRpcMessage } from "../../src/jsonrpc.ts";
 import { idKey } from "../../src/jsonrpc.ts";
 import { CLI, DENO, PEERS, ROOT, run } from "../helpers.ts";
 
-const CLIENT = [DENO, "run", "-A", "--no-check", path.join(ROOT, "tests/fixtures/replay_recorded.ts")];
+const CLIENT = [
+  DENO,
+  "run",
+  "-A",
+  "--no-check",
+  path.join(ROOT, "tests/fixtures/replay_recorded.ts"),
+];
 
 /** The recorded answer to each client request, in request order (initialize excluded). */
 async function recordedAnswers(file: string) {
@@ -26,7 +32,10 @@ async function recordedAnswers(file: string) {
     const msg = entry.msg as JsonRpcMessage;
     const waiting = bySession.get(entry.session ?? "") ?? new Map<string, number>();
     bySession.set(entry.session ?? "", waiting);
-    if (entry.dir === "c2s" && typeof msg.method === "string" && msg.id !== undefined && msg.method !== "initialize") {
+    if (
+      entry.dir === "c2s" && typeof msg.method === "string" && msg.id !== undefined &&
+      msg.method !== "initialize"
+    ) {
       waiting.set(idKey(msg.id), answers.length);
       answers.push({ method: msg.method });
     } else if (entry.dir === "s2c" && msg.method === undefined && waiting.has(idKey(msg.id))) {
@@ -59,12 +68,20 @@ for (const sample of SAMPLES) {
     assert.ok(expected.length > 0, "the sample holds client requests");
     const result = await run([...CLIENT, file, "--", ...CLI, "replay", "--quiet", file]);
     assert.equal(result.code, 0, result.stderr);
-    const got = JSON.parse(result.stdout) as { method: string; result?: unknown; error?: { code: number; message: string } }[];
+    const got = JSON.parse(result.stdout) as {
+      method: string;
+      result?: unknown;
+      error?: { code: number; message: string };
+    }[];
     assert.equal(got.length, expected.length);
     for (const [i, answer] of expected.entries()) {
       assert.equal(got[i].method, answer.method);
       if (answer.error !== undefined) {
-        assert.equal(got[i].error?.code, (answer.error as { code: number }).code, `${sample} #${i} ${answer.method}`);
+        assert.equal(
+          got[i].error?.code,
+          (answer.error as { code: number }).code,
+          `${sample} #${i} ${answer.method}`,
+        );
       } else {
         assert.deepEqual(got[i].result, answer.result, `${sample} #${i} ${answer.method}`);
       }
@@ -74,7 +91,9 @@ for (const sample of SAMPLES) {
 
 test("the TypeScript tool's stdio sample replays to what its client received live", async () => {
   const file = path.join(PEERS, "ts-mcp-cassette/everything.stdio.cassette.jsonl");
-  const live = JSON.parse(readFileSync(path.join(PEERS, "ts-mcp-cassette/everything.stdio.expected.json"), "utf8"));
+  const live = JSON.parse(
+    readFileSync(path.join(PEERS, "ts-mcp-cassette/everything.stdio.expected.json"), "utf8"),
+  );
   const result = await run([...CLIENT, file, "--", ...CLI, "replay", "--quiet", file]);
   assert.equal(result.code, 0, result.stderr);
   const got = JSON.parse(result.stdout) as { result?: unknown }[];

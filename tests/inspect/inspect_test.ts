@@ -48,8 +48,17 @@ test("timeline and grep", async () => {
   const cassette = await loadCassette(golden);
   const rows = timeline(cassette);
   assert.equal(rows.length, 9);
-  assert.deepEqual([rows[1].t, rows[1].dir, rows[1].kind, rows[1].what], [3, "c2s", "request", "initialize #0"]);
-  assert.deepEqual(timeline(cassette, "LYON").map((row) => row.line), [7, 8, 9], "the schema example, the call, the answer");
+  assert.deepEqual([rows[1].t, rows[1].dir, rows[1].kind, rows[1].what], [
+    3,
+    "c2s",
+    "request",
+    "initialize #0",
+  ]);
+  assert.deepEqual(
+    timeline(cassette, "LYON").map((row) => row.line),
+    [7, 8, 9],
+    "the schema example, the call, the answer",
+  );
 });
 
 test("--format json is deterministic: same file, same bytes", async () => {
@@ -70,7 +79,15 @@ test("CLI: text summary, --grep, --faults dry run, bad input", async () => {
   assert.equal(grep.stdout.trim().split("\n").length, 2, grep.stdout);
   const dir = tempDir();
   const overlay = path.join(dir, "faults.json");
-  writeFileSync(overlay, JSON.stringify({ faults: [{ match: { method: "tools/call", tool: "get_forecast" }, fault: { kind: "timeout" } }, { match: { method: "prompts/get" }, fault: { kind: "timeout" } }] }));
+  writeFileSync(
+    overlay,
+    JSON.stringify({
+      faults: [{
+        match: { method: "tools/call", tool: "get_forecast" },
+        fault: { kind: "timeout" },
+      }, { match: { method: "prompts/get" }, fault: { kind: "timeout" } }],
+    }),
+  );
   const faults = await run([...CLI, "inspect", golden, "--faults", overlay]);
   assert.equal(faults.code, 0, faults.stderr);
   assert.match(faults.stdout, /1 hit\(s\)\n\s+request #2 tools\/call get_forecast \(line 8\)/);

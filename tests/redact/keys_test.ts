@@ -96,21 +96,52 @@ describe("the credential key rule", () => {
 
 describe("the credential key pattern", () => {
   const words = [
-    "token", "secret", "password", "passwd", "passphrase", "api", "key", "keys", "private", "access",
-    "authorization", "credentials", "cookie", "apikey", "value", "hash", "raw", "progress", "page",
-    "next", "client", "refresh", "max", "count", "name", "id", "x", "db",
+    "token",
+    "secret",
+    "password",
+    "passwd",
+    "passphrase",
+    "api",
+    "key",
+    "keys",
+    "private",
+    "access",
+    "authorization",
+    "credentials",
+    "cookie",
+    "apikey",
+    "value",
+    "hash",
+    "raw",
+    "progress",
+    "page",
+    "next",
+    "client",
+    "refresh",
+    "max",
+    "count",
+    "name",
+    "id",
+    "x",
+    "db",
   ];
-  const word = fc.oneof(fc.constantFrom(...words), fc.string({ unit: fc.constantFrom("a", "k", "e", "y", "t", "o", "n"), maxLength: 4 }));
+  const word = fc.oneof(
+    fc.constantFrom(...words),
+    fc.string({ unit: fc.constantFrom("a", "k", "e", "y", "t", "o", "n"), maxLength: 4 }),
+  );
   const separator = fc.constantFrom("", "_", "-", ".", " ", "__");
   const casing = fc.constantFrom("lower", "upper", "camel", "title");
-  const key = fc.tuple(fc.array(fc.tuple(word, separator), { minLength: 1, maxLength: 4 }), casing).map(([parts, how]) =>
-    parts.map(([text, sep], index) => {
-      const cased = how === "upper" ? text.toUpperCase()
-        : how === "title" || (how === "camel" && index > 0) ? text.charAt(0).toUpperCase() + text.slice(1)
-        : text;
-      return (index === 0 ? "" : sep) + cased;
-    }).join("")
-  );
+  const key = fc.tuple(fc.array(fc.tuple(word, separator), { minLength: 1, maxLength: 4 }), casing)
+    .map(([parts, how]) =>
+      parts.map(([text, sep], index) => {
+        const cased = how === "upper"
+          ? text.toUpperCase()
+          : how === "title" || (how === "camel" && index > 0)
+          ? text.charAt(0).toUpperCase() + text.slice(1)
+          : text;
+        return (index === 0 ? "" : sep) + cased;
+      }).join("")
+    );
 
   it("is found in every key the rule calls a credential", () => {
     const pattern = new RegExp(CREDENTIAL_KEY_PATTERN);

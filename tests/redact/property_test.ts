@@ -130,20 +130,48 @@ const EVERY_SECRET = [
   "-----BEGIN PRIVATE KEY-----\nabc\n-----END PRIVATE KEY-----",
 ];
 const CREDENTIAL_SPELLINGS = [
-  "apiKey", "APIKey", "api-key", "API_KEY", "api key", "clientSecret", "accesstoken", "refreshToken",
-  "passwd", "passphrase", "set-cookie", "Authorization", "privateKey", "access.key", "secretKey",
-  "password_hash", "myToken", "credentials",
+  "apiKey",
+  "APIKey",
+  "api-key",
+  "API_KEY",
+  "api key",
+  "clientSecret",
+  "accesstoken",
+  "refreshToken",
+  "passwd",
+  "passphrase",
+  "set-cookie",
+  "Authorization",
+  "privateKey",
+  "access.key",
+  "secretKey",
+  "password_hash",
+  "myToken",
+  "credentials",
 ];
 /** Strings a line's text may hide from a careless look: escapes, quotes, embedded JSON. */
-const TRICKY = ['say "hi"', "line\nbreak", "tab\there", "\u0000", "\ud800", '{"password":"x"}', "a\\b"];
+const TRICKY = [
+  'say "hi"',
+  "line\nbreak",
+  "tab\there",
+  "\u0000",
+  "\ud800",
+  '{"password":"x"}',
+  "a\\b",
+];
 
 const anyText = fc.oneof(
   fc.string(),
   fc.string({ unit: "grapheme", maxLength: 12 }),
   fc.constantFrom(...EVERY_SECRET, ...TRICKY),
-  fc.tuple(fc.string({ maxLength: 6 }), fc.constantFrom(...EVERY_SECRET, ...TRICKY)).map((parts) => parts.join("")),
+  fc.tuple(fc.string({ maxLength: 6 }), fc.constantFrom(...EVERY_SECRET, ...TRICKY)).map((parts) =>
+    parts.join("")
+  ),
 );
-const anyKey = fc.oneof(fc.constantFrom(...OTHER_KEYS, ...PROTOCOL_KEYS, ...CREDENTIAL_SPELLINGS), fc.string({ maxLength: 8 }));
+const anyKey = fc.oneof(
+  fc.constantFrom(...OTHER_KEYS, ...PROTOCOL_KEYS, ...CREDENTIAL_SPELLINGS),
+  fc.string({ maxLength: 8 }),
+);
 const anyJson: fc.Arbitrary<Json> = fc.letrec<{ value: Json }>((tie) => ({
   value: fc.oneof(
     { depthSize: "small" },
@@ -175,19 +203,33 @@ describe("judging a line without parsing it", () => {
       { numRuns: 3000 },
     );
     // Not vacuous: plain lines are vouched for.
-    assert.ok(kept > 300, `only ${kept} of 3000 lines were judged`)
+    assert.ok(kept > 300, `only ${kept} of 3000 lines were judged`);
   });
 
   it("refuses lines with a credential key, a secret, or an escape", async () => {
     const redactor = await createRedactor();
     for (const key of CREDENTIAL_SPELLINGS) {
-      assert.equal(redactor.keepsLine(JSON.stringify({ params: { [key]: "x" } }), "c2s"), false, key);
+      assert.equal(
+        redactor.keepsLine(JSON.stringify({ params: { [key]: "x" } }), "c2s"),
+        false,
+        key,
+      );
     }
     for (const secret of EVERY_SECRET) {
-      assert.equal(redactor.keepsLine(JSON.stringify({ text: `see ${secret}` }), "s2c"), false, secret);
+      assert.equal(
+        redactor.keepsLine(JSON.stringify({ text: `see ${secret}` }), "s2c"),
+        false,
+        secret,
+      );
     }
     assert.equal(redactor.keepsLine('{"text":"\\u0061nn@example.org"}', "s2c"), false);
-    assert.equal(redactor.keepsLine('{"jsonrpc":"2.0","id":3,"result":{"content":[{"type":"text","text":"Echo: m1"}]}}', "s2c"), true);
+    assert.equal(
+      redactor.keepsLine(
+        '{"jsonrpc":"2.0","id":3,"result":{"content":[{"type":"text","text":"Echo: m1"}]}}',
+        "s2c",
+      ),
+      true,
+    );
   });
 
   it("judges nothing when a rule cannot be judged from text (pointer, key glob, user regex)", async () => {

@@ -24,16 +24,22 @@ describe("Redactor.message", () => {
   it("redacts a frame nested 100,000 levels deep without overflowing, and names the path", async () => {
     const redactor = await createRedactor();
     const depth = 100_000;
-    const text = '{"jsonrpc":"2.0","id":1,"result":' + '{"a":['.repeat(depth / 2) + '{"password":"hunter2","note":"mail bob@example.com"}' +
+    const text = '{"jsonrpc":"2.0","id":1,"result":' + '{"a":['.repeat(depth / 2) +
+      '{"password":"hunter2","note":"mail bob@example.com"}' +
       "]}".repeat(depth / 2) + "}";
     const message = JSON.parse(text) as Json;
     const findings = redactor.findings(message, "s2c");
-    assert.deepEqual(findings.map((finding) => finding.rule).sort(), ["detector:email", "keys:default"]);
+    assert.deepEqual(findings.map((finding) => finding.rule).sort(), [
+      "detector:email",
+      "keys:default",
+    ]);
     assert.ok(findings[0].path.startsWith("/result/a/0/a/0/"), findings[0].path.slice(0, 40));
     const redacted = redactor.message(message, "s2c");
     // Walked by hand: node:assert and JSON.stringify recurse.
     let at = (redacted as { result: Json }).result as Record<string, Json>;
-    for (let level = 0; level < depth / 2; level++) at = (at.a as Json[])[0] as Record<string, Json>;
+    for (let level = 0; level < depth / 2; level++) {
+      at = (at.a as Json[])[0] as Record<string, Json>;
+    }
     assert.ok(isPlaceholder(at.password as string));
     assert.doesNotMatch(at.note as string, /bob@example\.com/);
     assert.notEqual(redacted, message, "a copy: the input is not changed");
@@ -104,7 +110,9 @@ describe("Redactor.message", () => {
 
   it('keeps a key named "__proto__" while redacting beside it (outside Deno, assigning it sets the prototype)', async () => {
     const redactor = await createRedactor();
-    const msg = JSON.parse('{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"x","arguments":{"__proto__":{"token":"abc"},"api_key":"k"}}}');
+    const msg = JSON.parse(
+      '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"x","arguments":{"__proto__":{"token":"abc"},"api_key":"k"}}}',
+    );
     const text = JSON.stringify(redactor.message(msg, "c2s"));
     assert.match(text, /"__proto__":\{"token":"\[REDACTED:[^"]+\]"\}/);
     assert.doesNotMatch(text, /"k"|"abc"/);

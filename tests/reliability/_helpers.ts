@@ -15,7 +15,13 @@ import { CLI, DENO, ROOT, run, tempDir } from "../helpers.ts";
 export const LONG = process.env.MCP_CASSETTE_LONG === "1";
 
 /** The fixture server (tests/fixtures/reliability/server.ts) as a command line prefix. */
-export const FIXTURE = [DENO, "run", "-A", "--no-check", path.join(ROOT, "tests/fixtures/reliability/server.ts")];
+export const FIXTURE = [
+  DENO,
+  "run",
+  "-A",
+  "--no-check",
+  path.join(ROOT, "tests/fixtures/reliability/server.ts"),
+];
 
 /** The seed of this run's random choices (`MCP_CASSETTE_SEED` to repeat one). */
 export const SEED = Number(process.env.MCP_CASSETTE_SEED ?? Date.now() % 1_000_000);
@@ -70,7 +76,11 @@ export function sampleRss(pid: number, everyMs = 50): { stop: () => number[] } {
 }
 
 /** Checks `done()` every 20 ms until it holds, failing after `timeoutMs`. */
-export async function pollUntil(done: () => boolean, what: string, timeoutMs = 10_000): Promise<void> {
+export async function pollUntil(
+  done: () => boolean,
+  what: string,
+  timeoutMs = 10_000,
+): Promise<void> {
   const start = Date.now();
   while (!done()) {
     if (Date.now() - start > timeoutMs) throw new Error(`timed out waiting for ${what}`);
@@ -86,12 +96,20 @@ export class LineProcess {
   readonly chunks: Buffer[] = [];
   stderr = "";
   #partial: Buffer[] = [];
-  #parsed: { id?: unknown; result?: unknown; error?: { code: number; message: string }; method?: string }[] = [];
+  #parsed: {
+    id?: unknown;
+    result?: unknown;
+    error?: { code: number; message: string };
+    method?: string;
+  }[] = [];
   #parsedLines = 0;
   #waiters = new Set<() => void>();
   readonly closed: Promise<{ code: number | null; signal: string | null }>;
 
-  constructor(command: readonly string[], options: { keepBytes?: boolean; env?: Record<string, string> } = {}) {
+  constructor(
+    command: readonly string[],
+    options: { keepBytes?: boolean; env?: Record<string, string> } = {},
+  ) {
     this.child = spawn(command[0], command.slice(1), {
       cwd: ROOT,
       env: { ...process.env, NO_COLOR: "1", ...options.env },
@@ -133,11 +151,18 @@ export class LineProcess {
   }
 
   /** The lines that parse as JSON objects. */
-  messages(): { id?: unknown; result?: unknown; error?: { code: number; message: string }; method?: string }[] {
+  messages(): {
+    id?: unknown;
+    result?: unknown;
+    error?: { code: number; message: string };
+    method?: string;
+  }[] {
     for (; this.#parsedLines < this.lines.length; this.#parsedLines++) {
       try {
         const value = JSON.parse(this.lines[this.#parsedLines]);
-        if (value !== null && typeof value === "object" && !Array.isArray(value)) this.#parsed.push(value);
+        if (value !== null && typeof value === "object" && !Array.isArray(value)) {
+          this.#parsed.push(value);
+        }
       } catch {
         // Not JSON: kept in lines only.
       }
@@ -165,12 +190,21 @@ export class LineProcess {
   }
 
   /** Waits for the answer with this id. */
-  async answer(id: unknown, timeoutMs = 30_000): Promise<{ result?: unknown; error?: { code: number; message: string } }> {
+  async answer(
+    id: unknown,
+    timeoutMs = 30_000,
+  ): Promise<{ result?: unknown; error?: { code: number; message: string } }> {
     let found: { result?: unknown; error?: { code: number; message: string } } | undefined;
-    await this.until(() => {
-      found = this.messages().find((message) => message.id === id && message.method === undefined);
-      return found !== undefined;
-    }, `the answer to ${JSON.stringify(id)}`, timeoutMs);
+    await this.until(
+      () => {
+        found = this.messages().find((message) =>
+          message.id === id && message.method === undefined
+        );
+        return found !== undefined;
+      },
+      `the answer to ${JSON.stringify(id)}`,
+      timeoutMs,
+    );
     return found!;
   }
 
@@ -187,7 +221,11 @@ export function initialize(id: number | string = 1): unknown {
     jsonrpc: "2.0",
     id,
     method: "initialize",
-    params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "reliability", version: "1" } },
+    params: {
+      protocolVersion: "2025-11-25",
+      capabilities: {},
+      clientInfo: { name: "reliability", version: "1" },
+    },
   };
 }
 
@@ -217,7 +255,9 @@ export async function killAtRandomPoints<T extends { torn: boolean }>(
     try {
       outcomes.push(await killOnce(cassette, delay));
     } catch (error) {
-      throw new Error(`kill ${i} (seed ${SEED}, ${delay} ms after initialize): ${(error as Error).message}`);
+      throw new Error(
+        `kill ${i} (seed ${SEED}, ${delay} ms after initialize): ${(error as Error).message}`,
+      );
     }
     if (outcomes.at(-1)!.torn) torn.push(cassette);
   }

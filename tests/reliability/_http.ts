@@ -11,7 +11,13 @@ import { startBackground, URL_LINE } from "../http/http_helpers.ts";
 import type { Background } from "../http/http_helpers.ts";
 
 /** The HTTP fixture server (tests/fixtures/reliability/http_server.ts). */
-export const HTTP_FIXTURE = [DENO, "run", "-A", "--no-check", path.join(ROOT, "tests/fixtures/reliability/http_server.ts")];
+export const HTTP_FIXTURE = [
+  DENO,
+  "run",
+  "-A",
+  "--no-check",
+  path.join(ROOT, "tests/fixtures/reliability/http_server.ts"),
+];
 
 /** Starts the HTTP fixture on a free port; resolves with its MCP URL. */
 export async function startHttpFixture(): Promise<Background & { url: string }> {
@@ -20,8 +26,14 @@ export async function startHttpFixture(): Promise<Background & { url: string }> 
 }
 
 /** Starts `record --url` in front of `upstream`; resolves with the URL to give the client. */
-export async function startHttpRecorder(upstream: string, cassette: string): Promise<Background & { url: string }> {
-  const recorder = await startBackground([...CLI, "record", "-o", cassette, "--url", upstream], URL_LINE);
+export async function startHttpRecorder(
+  upstream: string,
+  cassette: string,
+): Promise<Background & { url: string }> {
+  const recorder = await startBackground(
+    [...CLI, "record", "-o", cassette, "--url", upstream],
+    URL_LINE,
+  );
   return { ...recorder, url: recorder.found };
 }
 
@@ -49,10 +61,14 @@ export function splitEvents(text: string): { events: Event[]; rest: string } {
   while ((cut = text.indexOf("\n\n")) >= 0) {
     const lines = text.slice(0, cut).split("\n");
     text = text.slice(cut + 2);
-    const data = lines.filter((l) => l.startsWith("data:")).map((l) => l.slice(5).trimStart()).join("\n");
+    const data = lines.filter((l) => l.startsWith("data:")).map((l) => l.slice(5).trimStart()).join(
+      "\n",
+    );
     const type = lines.find((l) => l.startsWith("event:"))?.slice(6).trim();
     const id = lines.find((l) => l.startsWith("id:"))?.slice(3).trim();
-    if (data !== "" || type) events.push({ ...(id !== undefined ? { id } : {}), ...(type ? { event: type } : {}), data });
+    if (data !== "" || type) {
+      events.push({ ...(id !== undefined ? { id } : {}), ...(type ? { event: type } : {}), data });
+    }
   }
   return { events, rest: text };
 }
@@ -133,21 +149,35 @@ export function initializeMessage(id: number | string = 0): Msg {
     jsonrpc: "2.0",
     id,
     method: "initialize",
-    params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "reliability-http", version: "1" } },
+    params: {
+      protocolVersion: "2025-11-25",
+      capabilities: {},
+      clientInfo: { name: "reliability-http", version: "1" },
+    },
   };
 }
 
 /** A tools/call request. */
-export function callMessage(id: number | string, name: string, args: Record<string, unknown> = {}): Msg {
+export function callMessage(
+  id: number | string,
+  name: string,
+  args: Record<string, unknown> = {},
+): Msg {
   return { jsonrpc: "2.0", id, method: "tools/call", params: { name, arguments: args } };
 }
 
 /** Opens a session: initialize, then notifications/initialized; resolves with the session id. */
 export async function openSession(url: string, id: number | string = 0): Promise<string> {
   const answer = await post(url, initializeMessage(id));
-  if (answer.status !== 200 || !answer.sessionId) throw new Error(`initialize got ${answer.status}`);
+  if (answer.status !== 200 || !answer.sessionId) {
+    throw new Error(`initialize got ${answer.status}`);
+  }
   const sessionId = answer.sessionId;
-  const initialized = await post(url, { jsonrpc: "2.0", method: "notifications/initialized" }, { sessionId });
-  if (initialized.status !== 202) throw new Error(`notifications/initialized got ${initialized.status}`);
+  const initialized = await post(url, { jsonrpc: "2.0", method: "notifications/initialized" }, {
+    sessionId,
+  });
+  if (initialized.status !== 202) {
+    throw new Error(`notifications/initialized got ${initialized.status}`);
+  }
   return sessionId;
 }

@@ -14,7 +14,17 @@ import { CLI, run, tempDir } from "../helpers.ts";
 import { call, figure, FIXTURE, initialize, LineProcess, LONG, rng, SEED } from "./_helpers.ts";
 
 async function recordOnce(cassette: string, requests: number): Promise<void> {
-  const live = new LineProcess([...CLI, "record", "--append-window-ms", "0", "-o", cassette, "--", ...FIXTURE, "serve"]);
+  const live = new LineProcess([
+    ...CLI,
+    "record",
+    "--append-window-ms",
+    "0",
+    "-o",
+    cassette,
+    "--",
+    ...FIXTURE,
+    "serve",
+  ]);
   live.send(initialize());
   await live.answer(1);
   for (let id = 2; id < 2 + requests; id++) live.send(call(id, "echo", { id }));
@@ -28,7 +38,17 @@ async function recordOnce(cassette: string, requests: number): Promise<void> {
  * replacing the file; `--append-window-ms 0` asks for the replacement.
  */
 async function busyRecorder(cassette: string, window = "0"): Promise<LineProcess> {
-  const live = new LineProcess([...CLI, "record", "--append-window-ms", window, "-o", cassette, "--", ...FIXTURE, "serve"]);
+  const live = new LineProcess([
+    ...CLI,
+    "record",
+    "--append-window-ms",
+    window,
+    "-o",
+    cassette,
+    "--",
+    ...FIXTURE,
+    "serve",
+  ]);
   live.send(initialize());
   await live.answer(1);
   for (let id = 2; id < 50; id++) live.send(call(id, "echo", { again: id }));
@@ -55,12 +75,20 @@ test("re-recording killed with SIGKILL leaves the old cassette byte-identical", 
   const appending = await busyRecorder(cassette, "600000");
   appending.child.kill("SIGKILL");
   await appending.closed;
-  assert.ok(readFileSync(cassette).subarray(0, before.length).equals(before), "append mode: the old cassette is a prefix");
+  assert.ok(
+    readFileSync(cassette).subarray(0, before.length).equals(before),
+    "append mode: the old cassette is a prefix",
+  );
   assert.ok((await loadCassette(cassette)).entries.some((entry) => entry.session === "launch-2"));
   // The next complete recording replaces the debris and the old cassette.
   await recordOnce(cassette, 2);
   assert.ok(!existsSync(`${cassette}.partial`));
-  assert.equal((await loadCassette(cassette)).entries.filter((entry) => entry.type === "message" && entry.dir === "c2s").length, 3);
+  assert.equal(
+    (await loadCassette(cassette)).entries.filter((entry) =>
+      entry.type === "message" && entry.dir === "c2s"
+    ).length,
+    3,
+  );
   figure("rerecord-sigkill", { kills, oldCassetteIntact: kills });
 });
 
@@ -77,8 +105,13 @@ for (const signal of ["SIGINT", "SIGTERM"] as const) {
     assert.ok(!existsSync(`${cassette}.claim`), ".claim left behind");
     const loaded = await loadCassette(cassette);
     assert.equal(loaded.torn, undefined);
-    assert.ok(loaded.entries.some((entry) => entry.type === "session" && entry.event === "end"), "the session end is recorded");
-    const sent = loaded.entries.filter((entry) => entry.type === "message" && entry.dir === "c2s").length;
+    assert.ok(
+      loaded.entries.some((entry) => entry.type === "session" && entry.event === "end"),
+      "the session end is recorded",
+    );
+    const sent = loaded.entries.filter((entry) =>
+      entry.type === "message" && entry.dir === "c2s"
+    ).length;
     assert.ok(sent >= 20, `the new recording replaced the old one (${sent} requests)`);
   });
 }
@@ -88,7 +121,14 @@ test("a server that cannot start leaves the old cassette and no debris (exit 7)"
   const cassette = path.join(dir, "old.cassette.jsonl");
   await recordOnce(cassette, 1);
   const before = readFileSync(cassette);
-  const failed = await run([...CLI, "record", "-o", cassette, "--", path.join(dir, "no-such-server")], { input: "" });
+  const failed = await run([
+    ...CLI,
+    "record",
+    "-o",
+    cassette,
+    "--",
+    path.join(dir, "no-such-server"),
+  ], { input: "" });
   assert.equal(failed.code, 7, failed.stderr);
   assert.ok(readFileSync(cassette).equals(before));
   assert.ok(!existsSync(`${cassette}.partial`));

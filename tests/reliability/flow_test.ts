@@ -32,9 +32,17 @@ interface Drained {
  * Runs a command and reads its stdout at no more than `bytesPerSecond`
  * (unlimited when 0), sampling its RSS; `onChunk` sees every chunk.
  */
-function drain(command: string[], bytesPerSecond: number, onChunk?: (chunk: Buffer) => void): Promise<Drained> {
+function drain(
+  command: string[],
+  bytesPerSecond: number,
+  onChunk?: (chunk: Buffer) => void,
+): Promise<Drained> {
   return new Promise((resolve, reject) => {
-    const child = spawn(command[0], command.slice(1), { cwd: ROOT, stdio: ["ignore", "pipe", "inherit"], env: process.env });
+    const child = spawn(command[0], command.slice(1), {
+      cwd: ROOT,
+      stdio: ["ignore", "pipe", "inherit"],
+      env: process.env,
+    });
     const sampler = sampleRss(child.pid!, 25);
     let bytes = 0;
     let newlines = 0;
@@ -67,7 +75,15 @@ function drain(command: string[], bytesPerSecond: number, onChunk?: (chunk: Buff
     child.on("error", reject);
     child.on("close", (code) => {
       const samples = sampler.stop();
-      resolve({ bytes, newlines, firstByteAt, lastByteAt, code, peakRssKiB: Math.max(0, ...samples), baselineRssKiB });
+      resolve({
+        bytes,
+        newlines,
+        firstByteAt,
+        lastByteAt,
+        code,
+        peakRssKiB: Math.max(0, ...samples),
+        baselineRssKiB,
+      });
     });
   });
 }
@@ -79,12 +95,24 @@ test("a slow reader: the recorder's RSS stays flat while 100 MB stream through i
   const lineBytes = 4096;
   const rate = 25 * MiB;
   try {
-    const result = await drain([...CLI, "record", "-o", cassette, "--", ...FIXTURE, "stream", String(total), String(lineBytes)], rate);
+    const result = await drain([
+      ...CLI,
+      "record",
+      "-o",
+      cassette,
+      "--",
+      ...FIXTURE,
+      "stream",
+      String(total),
+      String(lineBytes),
+    ], rate);
     assert.equal(result.code, 0);
     assert.equal(result.bytes, total, "every byte reached the reader");
     assert.equal(result.newlines, total / lineBytes);
     let frames = 0;
-    for await (const item of readCassetteLines(cassette)) if (item.kind === "entry" && item.entry.type === "message") frames++;
+    for await (const item of readCassetteLines(cassette)) {
+      if (item.kind === "entry" && item.entry.type === "message") frames++;
+    }
     assert.equal(frames, total / lineBytes, "every line is in the cassette");
     const seconds = (result.lastByteAt - result.firstByteAt) / 1000;
     figure("stdio-slow-reader", {
@@ -97,14 +125,21 @@ test("a slow reader: the recorder's RSS stays flat while 100 MB stream through i
     assert.ok(result.peakRssKiB > 0, "RSS was sampled");
     assert.ok(result.peakRssKiB < RSS_BOUND_KIB, `recorder RSS peaked at ${result.peakRssKiB} KiB`);
     // The reader really was the bottleneck: it took about total / rate.
-    assert.ok(seconds > (total / rate) * 0.8, `the stream took ${seconds} s, faster than the reader's pace`);
+    assert.ok(
+      seconds > (total / rate) * 0.8,
+      `the stream took ${seconds} s, faster than the reader's pace`,
+    );
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
 });
 
 /** Checks `{"…":…,"data":N}` lines arrive numbered 1, 2, 3, … */
-function sequenceChecker(): { onChunk: (chunk: Buffer) => void; next: () => number; errors: string[] } {
+function sequenceChecker(): {
+  onChunk: (chunk: Buffer) => void;
+  next: () => number;
+  errors: string[];
+} {
   let expected = 1;
   let partial = "";
   const errors: string[] = [];
@@ -114,7 +149,9 @@ function sequenceChecker(): { onChunk: (chunk: Buffer) => void; next: () => numb
       partial = lines.pop()!;
       for (const line of lines) {
         const seq = Number(/"data":(\d+)\}\}$/.exec(line)?.[1]);
-        if (seq !== expected && errors.length < 5) errors.push(`expected ${expected}, got ${line.slice(0, 120)}`);
+        if (seq !== expected && errors.length < 5) {
+          errors.push(`expected ${expected}, got ${line.slice(0, 120)}`);
+        }
         expected = seq + 1;
       }
     },
@@ -134,7 +171,11 @@ test("a flood of numbered notifications passes the recorder with none lost or re
     assert.equal(bareCheck.next(), count + 1);
 
     const check = sequenceChecker();
-    const recorded = await drain([...CLI, "record", "-o", cassette, "--", ...FIXTURE, "flood", String(count)], 0, check.onChunk);
+    const recorded = await drain(
+      [...CLI, "record", "-o", cassette, "--", ...FIXTURE, "flood", String(count)],
+      0,
+      check.onChunk,
+    );
     assert.equal(recorded.code, 0);
     assert.deepEqual(check.errors, []);
     assert.equal(check.next(), count + 1, "every notification reached the reader, in order");
@@ -142,12 +183,15 @@ test("a flood of numbered notifications passes the recorder with none lost or re
     let expected = 1;
     for await (const item of readCassetteLines(cassette)) {
       if (item.kind !== "entry" || item.entry.type !== "message") continue;
-      const seq = ((item.entry.msg as { params: { data: number } }).params).data;
-      if (seq !== expected) assert.fail(`cassette: expected notification ${expected}, found ${seq}`);
+      const seq = (item.entry.msg as { params: { data: number } }).params.data;
+      if (seq !== expected) {
+        assert.fail(`cassette: expected notification ${expected}, found ${seq}`);
+      }
       expected++;
     }
     assert.equal(expected, count + 1, "every notification is in the cassette, in order");
-    const rate = (result: Drained) => Math.round(count / ((result.lastByteAt - result.firstByteAt) / 1000));
+    const rate = (result: Drained) =>
+      Math.round(count / ((result.lastByteAt - result.firstByteAt) / 1000));
     figure("stdio-flood", {
       messages: count,
       bareServerMsgsPerSecond: rate(bare),

@@ -21,7 +21,14 @@ import { serveHttp } from "../../src/replay/http.ts";
 import { CLI, tempDir } from "../helpers.ts";
 import { startBackground, URL_LINE } from "../http/http_helpers.ts";
 import { figure } from "./_helpers.ts";
-import { callMessage, openSession, post, postHeaders, startHttpFixture, startHttpRecorder } from "./_http.ts";
+import {
+  callMessage,
+  openSession,
+  post,
+  postHeaders,
+  startHttpFixture,
+  startHttpRecorder,
+} from "./_http.ts";
 
 const CAP = 64;
 
@@ -32,9 +39,13 @@ async function recordHang(): Promise<string> {
   const recorder = await startHttpRecorder(fixture.url, cassette);
   try {
     const sessionId = await openSession(recorder.url);
-    assert.equal((await post(recorder.url, callMessage(1, "echo", { a: 1 }), { sessionId })).status, 200);
+    assert.equal(
+      (await post(recorder.url, callMessage(1, "echo", { a: 1 }), { sessionId })).status,
+      200,
+    );
     const abort = new AbortController();
-    const hung = post(recorder.url, callMessage(2, "hang"), { sessionId, signal: abort.signal }).catch(() => undefined);
+    const hung = post(recorder.url, callMessage(2, "hang"), { sessionId, signal: abort.signal })
+      .catch(() => undefined);
     await new Promise((resolve) => setTimeout(resolve, 200));
     abort.abort();
     await hung;
@@ -48,7 +59,15 @@ async function recordHang(): Promise<string> {
 
 test(`HTTP replay: at most ${CAP} SSE streams open; the next gets 503, JSON is still served, a closed stream frees a place`, async () => {
   const cassette = await recordHang();
-  const replay = await startBackground([...CLI, "replay", cassette, "--listen", "0", "--max-streams", String(CAP)], URL_LINE);
+  const replay = await startBackground([
+    ...CLI,
+    "replay",
+    cassette,
+    "--listen",
+    "0",
+    "--max-streams",
+    String(CAP),
+  ], URL_LINE);
   const aborts: AbortController[] = [];
   try {
     const url = replay.found;
@@ -105,7 +124,11 @@ test("HTTP record --url: a body over 4 MiB gets 413 and the recorder keeps servi
   try {
     const sessionId = await openSession(recorder.url);
     const big = JSON.stringify(callMessage(1, "echo", { pad: "x".repeat(5 * 1024 * 1024) }));
-    const refused = await fetch(recorder.url, { method: "POST", headers: postHeaders(sessionId), body: big });
+    const refused = await fetch(recorder.url, {
+      method: "POST",
+      headers: postHeaders(sessionId),
+      body: big,
+    });
     assert.equal(refused.status, 413);
     await refused.body?.cancel();
     const later = await post(recorder.url, callMessage(2, "echo", { after: "413" }), { sessionId });
@@ -169,15 +192,31 @@ async function idleConnectionsClosed(listen: string) {
   const sockets: net.Socket[] = [];
   const stream = new AbortController();
   try {
-    if (listen.startsWith("0.0.0.0")) assert.ok(logged.some((line) => /reachable from other machines/.test(line)), "the exposure is announced");
+    if (listen.startsWith("0.0.0.0")) {
+      assert.ok(
+        logged.some((line) => /reachable from other machines/.test(line)),
+        "the exposure is announced",
+      );
+    }
     const silent = await connect(port);
     const partial = await connect(port);
     partial.write("POST /mcp HTTP/1.1\r\nHost: 127.0.0.1");
     const keptAlive = await connect(port);
-    const body = JSON.stringify({ jsonrpc: "2.0", id: 0, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "t", version: "1" } } });
+    const body = JSON.stringify({
+      jsonrpc: "2.0",
+      id: 0,
+      method: "initialize",
+      params: {
+        protocolVersion: "2025-11-25",
+        capabilities: {},
+        clientInfo: { name: "t", version: "1" },
+      },
+    });
     keptAlive.write(
       `POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nContent-Type: application/json\r\n` +
-        `Accept: application/json, text/event-stream\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+        `Accept: application/json, text/event-stream\r\nContent-Length: ${
+          Buffer.byteLength(body)
+        }\r\n\r\n${body}`,
     );
     sockets.push(silent, partial, keptAlive);
     // A call the recording never answered replays as an SSE stream left open.
@@ -196,12 +235,24 @@ async function idleConnectionsClosed(listen: string) {
       quietEnded = true;
     })();
     const limit = IDLE_MS * 6;
-    const [silentMs, partialMs, keptAliveMs] = await Promise.all([silent, partial, keptAlive].map((socket) => closedAfter(socket, limit)));
+    const [silentMs, partialMs, keptAliveMs] = await Promise.all(
+      [silent, partial, keptAlive].map((socket) => closedAfter(socket, limit)),
+    );
     assert.ok(silentMs !== undefined, "a connection that never sent a request is closed");
-    assert.ok(partialMs !== undefined, "a connection that stopped in the middle of its headers is closed");
+    assert.ok(
+      partialMs !== undefined,
+      "a connection that stopped in the middle of its headers is closed",
+    );
     assert.ok(keptAliveMs !== undefined, "a keep-alive connection idle after its answer is closed");
     assert.equal(quietEnded, false, `a quiet SSE stream is still open after ${limit} ms`);
-    figure("http-idle", { listen, idleTimeoutMs: IDLE_MS, silentMs: Math.round(silentMs), partialMs: Math.round(partialMs), keptAliveMs: Math.round(keptAliveMs), sseOpenAfterMs: limit });
+    figure("http-idle", {
+      listen,
+      idleTimeoutMs: IDLE_MS,
+      silentMs: Math.round(silentMs),
+      partialMs: Math.round(partialMs),
+      keptAliveMs: Math.round(keptAliveMs),
+      sseOpenAfterMs: limit,
+    });
   } finally {
     stream.abort();
     for (const socket of sockets) socket.destroy();

@@ -19,12 +19,16 @@ import type { Msg } from "./_http.ts";
 
 function entries(cassette: string): Entry[] {
   if (!existsSync(cassette)) return [];
-  return readFileSync(cassette, "utf8").split("\n").filter((line) => line.trim() !== "").map((line) => JSON.parse(line));
+  return readFileSync(cassette, "utf8").split("\n").filter((line) => line.trim() !== "").map((
+    line,
+  ) => JSON.parse(line));
 }
 
 /** The entries of the exchange that carried the request with this id. */
 function exchangeOf(all: Entry[], id: number): Entry[] {
-  const request = all.find((entry) => entry.type === "message" && entry.dir === "c2s" && (entry.msg as Msg).id === id);
+  const request = all.find((entry) =>
+    entry.type === "message" && entry.dir === "c2s" && (entry.msg as Msg).id === id
+  );
   assert.ok(request, `request ${id} is in the cassette`);
   return all.filter((entry) => entry.x === request.x);
 }
@@ -48,12 +52,19 @@ test("HTTP: a client that drops an SSE stream mid-way is recorded as client-clos
     const answer = await streamed.catch(() => undefined);
     assert.ok(!answer?.complete, "the client left before the end");
     assert.ok(got.length >= 5);
-    await pollUntil(() => exchangeOf(entries(cassette), 1).some((entry) => entry.type === "http-end"), "the stream's http-end");
+    await pollUntil(
+      () => exchangeOf(entries(cassette), 1).some((entry) => entry.type === "http-end"),
+      "the stream's http-end",
+    );
     const stream = exchangeOf(entries(cassette), 1);
     const ends = stream.filter((entry) => entry.type === "http-end") as { reason: string }[];
     assert.deepEqual(ends.map((end) => end.reason), ["client-closed"]);
-    const recorded = stream.filter((entry) => entry.type === "message" && entry.dir === "s2c").map((entry) => JSON.stringify(entry.msg));
-    for (const event of got.slice(0, 5)) assert.ok(recorded.includes(JSON.stringify(event)), "each event the client got is recorded");
+    const recorded = stream.filter((entry) => entry.type === "message" && entry.dir === "s2c").map((
+      entry,
+    ) => JSON.stringify(entry.msg));
+    for (const event of got.slice(0, 5)) {
+      assert.ok(recorded.includes(JSON.stringify(event)), "each event the client got is recorded");
+    }
     assert.ok(recorded.length < 10_000, "the recorder stopped relaying when the client left");
     // The close reached the upstream.
     const statsUrl = new URL("/stats", fixture.url);
@@ -64,9 +75,13 @@ test("HTTP: a client that drops an SSE stream mid-way is recorded as client-clos
     }
     assert.equal(closed, 1, "the upstream saw its stream closed");
     // And the recorder still serves this session.
-    const later = await post(recorder.url, callMessage(2, "echo", { after: "drop" }), { sessionId });
+    const later = await post(recorder.url, callMessage(2, "echo", { after: "drop" }), {
+      sessionId,
+    });
     assert.equal(later.status, 200);
-    assert.deepEqual(later.messages[0]?.result, { content: [{ type: "text", text: '{"after":"drop"}' }] });
+    assert.deepEqual(later.messages[0]?.result, {
+      content: [{ type: "text", text: '{"after":"drop"}' }],
+    });
     assert.equal(await recorder.stop(), 0);
     const loaded = await loadCassette(cassette);
     assert.equal(loaded.torn, undefined);
@@ -83,18 +98,30 @@ test("HTTP: an upstream that hangs is recorded unanswered, later requests work, 
   try {
     const sessionId = await openSession(recorder.url);
     // One hung request the client keeps waiting on, one it gives up on.
-    const waiting = post(recorder.url, callMessage(1, "hang"), { sessionId }).catch((error) => error);
+    const waiting = post(recorder.url, callMessage(1, "hang"), { sessionId }).catch((error) =>
+      error
+    );
     const abort = new AbortController();
-    const givenUp = post(recorder.url, callMessage(2, "hang"), { sessionId, signal: abort.signal }).catch((error) => error);
+    const givenUp = post(recorder.url, callMessage(2, "hang"), { sessionId, signal: abort.signal })
+      .catch((error) => error);
     for (let id = 3; id < 13; id++) {
-      const later = await post(recorder.url, callMessage(id, "echo", { id, ...(id % 2 ? { sse: true } : {}) }), { sessionId });
+      const later = await post(
+        recorder.url,
+        callMessage(id, "echo", { id, ...(id % 2 ? { sse: true } : {}) }),
+        { sessionId },
+      );
       assert.equal(later.status, 200);
       assert.ok(later.complete);
-      assert.deepEqual(later.messages.at(-1)?.result, { content: [{ type: "text", text: JSON.stringify({ id, ...(id % 2 ? { sse: true } : {}) }) }] });
+      assert.deepEqual(later.messages.at(-1)?.result, {
+        content: [{ type: "text", text: JSON.stringify({ id, ...(id % 2 ? { sse: true } : {}) }) }],
+      });
     }
     abort.abort();
     await givenUp;
-    await pollUntil(() => exchangeOf(entries(cassette), 2).some((entry) => entry.type === "http-end"), "the abandoned request's http-end");
+    await pollUntil(
+      () => exchangeOf(entries(cassette), 2).some((entry) => entry.type === "http-end"),
+      "the abandoned request's http-end",
+    );
     const abandoned = exchangeOf(entries(cassette), 2);
     assert.deepEqual(abandoned.map((entry) => entry.type), ["http-request", "message", "http-end"]);
     assert.equal((abandoned[2] as { reason: string }).reason, "client-closed");
@@ -107,9 +134,20 @@ test("HTTP: an upstream that hangs is recorded unanswered, later requests work, 
     const all = (await loadCassette(cassette)).entries;
     const hung = exchangeOf(all, 1);
     assert.deepEqual(hung.slice(0, 2).map((entry) => entry.type), ["http-request", "message"]);
-    assert.ok(!hung.some((entry) => entry.type === "http-response"), "no response was invented for the hung request");
-    assert.ok(!all.some((entry) => entry.type === "message" && entry.dir === "s2c" && [1, 2].includes((entry.msg as Msg).id as number)));
-    assert.ok(all.some((entry) => entry.type === "session" && entry.event === "end"), "the session end is written");
+    assert.ok(
+      !hung.some((entry) => entry.type === "http-response"),
+      "no response was invented for the hung request",
+    );
+    assert.ok(
+      !all.some((entry) =>
+        entry.type === "message" && entry.dir === "s2c" &&
+        [1, 2].includes((entry.msg as Msg).id as number)
+      ),
+    );
+    assert.ok(
+      all.some((entry) => entry.type === "session" && entry.event === "end"),
+      "the session end is written",
+    );
   } finally {
     await recorder.stop("SIGKILL");
     await fixture.stop("SIGTERM");

@@ -48,7 +48,9 @@ interface KillOutcome {
 }
 
 async function sigkill(recorder: Background): Promise<void> {
-  const exited = recorder.child.exitCode === null ? once(recorder.child, "exit") : Promise.resolve();
+  const exited = recorder.child.exitCode === null
+    ? once(recorder.child, "exit")
+    : Promise.resolve();
   recorder.child.kill("SIGKILL");
   await exited;
 }
@@ -64,10 +66,17 @@ async function killOnce(cassette: string, delayMs: number): Promise<KillOutcome>
   const busy = async () => {
     while (!killed) {
       const id = next++;
-      const message = callMessage(id, "echo", { n: id, pad: "p".repeat(id % 200), ...(id % 4 === 0 ? { sse: true } : {}) });
+      const message = callMessage(id, "echo", {
+        n: id,
+        pad: "p".repeat(id % 200),
+        ...(id % 4 === 0 ? { sse: true } : {}),
+      });
       sent.set(id, message);
       try {
-        const answer = await post(recorder.url, message, { sessionId, onEvent: (event) => events.push(event) });
+        const answer = await post(recorder.url, message, {
+          sessionId,
+          onEvent: (event) => events.push(event),
+        });
         const reply = answer.messages.find((m) => m.id === id && m.method === undefined);
         if (answer.complete && answer.status === 200 && reply) received.set(id, reply);
       } catch {
@@ -81,7 +90,10 @@ async function killOnce(cassette: string, delayMs: number): Promise<KillOutcome>
   await sigkill(recorder);
   await Promise.all(loops);
 
-  assert.ok(statSync(cassette).size > 0, "initialize was answered, so the header and what followed are on disk");
+  assert.ok(
+    statSync(cassette).size > 0,
+    "initialize was answered, so the header and what followed are on disk",
+  );
   const loaded = await loadCassette(cassette);
   const byX = new Map<number, Entry[]>();
   for (const entry of loaded.entries) {
@@ -95,7 +107,9 @@ async function killOnce(cassette: string, delayMs: number): Promise<KillOutcome>
   for (const entry of loaded.entries) {
     if (entry.type !== "message") continue;
     const msg = entry.msg as Msg;
-    if (entry.dir === "c2s" && msg.method !== undefined && msg.id !== undefined) requests.set(msg.id, { x: entry.x!, msg });
+    if (entry.dir === "c2s" && msg.method !== undefined && msg.id !== undefined) {
+      requests.set(msg.id, { x: entry.x!, msg });
+    }
     if (entry.dir === "s2c") {
       s2c.add(JSON.stringify(msg));
       if (msg.method === undefined) answers.set(msg.id, msg);
@@ -107,14 +121,33 @@ async function killOnce(cassette: string, delayMs: number): Promise<KillOutcome>
     assert.deepEqual(request.msg, sent.get(id), `request ${id} as sent`);
     assert.deepEqual(answers.get(id), reply, `answer ${id} as the client received it`);
     const types = byX.get(request.x)!.map((entry) => entry.type);
-    assert.ok(types.includes("http-request") && types.includes("http-response"), `exchange ${request.x}: ${types}`);
-    const end = byX.get(request.x)!.find((entry) => entry.type === "http-end") as { reason?: string } | undefined;
+    assert.ok(
+      types.includes("http-request") && types.includes("http-response"),
+      `exchange ${request.x}: ${types}`,
+    );
+    const end = byX.get(request.x)!.find((entry) => entry.type === "http-end") as {
+      reason?: string;
+    } | undefined;
     assert.equal(end?.reason, "complete", `exchange ${request.x} (request ${id}) ended complete`);
   }
-  for (const event of events) assert.ok(s2c.has(JSON.stringify(event)), `SSE event ${JSON.stringify(event)} is in the cassette`);
+  for (const event of events) {
+    assert.ok(
+      s2c.has(JSON.stringify(event)),
+      `SSE event ${JSON.stringify(event)} is in the cassette`,
+    );
+  }
   const text = readFileSync(cassette, "utf8");
-  assert.equal(loaded.torn !== undefined, !text.endsWith("\n"), "the reader reports a torn tail exactly when there is one");
-  return { received: received.size, events: events.length, entries: loaded.entries.length, torn: loaded.torn !== undefined };
+  assert.equal(
+    loaded.torn !== undefined,
+    !text.endsWith("\n"),
+    "the reader reports a torn tail exactly when there is one",
+  );
+  return {
+    received: received.size,
+    events: events.length,
+    entries: loaded.entries.length,
+    torn: loaded.torn !== undefined,
+  };
 }
 
 test(`HTTP: SIGKILL of record --url at ${KILLS} random points of a busy session loses no exchange the client received`, async () => {
@@ -143,7 +176,9 @@ test("HTTP: a SIGKILL before any request succeeded leaves the held frames in <ca
   assert.equal(refused.messages[0]?.error?.code, -32602);
   await sigkill(recorder);
   assert.equal(statSync(cassette).size, 0, "no header yet: the era was never decided");
-  const held = readFileSync(`${cassette}.pending`, "utf8").trim().split("\n").map((line) => JSON.parse(line));
+  const held = readFileSync(`${cassette}.pending`, "utf8").trim().split("\n").map((line) =>
+    JSON.parse(line)
+  );
   assert.deepEqual(
     held.filter((entry) => entry.type === "http-response").map((entry) => entry.status),
     [405, 200],

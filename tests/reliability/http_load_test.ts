@@ -21,7 +21,14 @@ import { loadCassette } from "../../src/cassette/reader.ts";
 import { CLI, tempDir } from "../helpers.ts";
 import { startBackground, URL_LINE } from "../http/http_helpers.ts";
 import { figure, LONG, rssKiB } from "./_helpers.ts";
-import { callMessage, initializeMessage, openSession, post, startHttpFixture, startHttpRecorder } from "./_http.ts";
+import {
+  callMessage,
+  initializeMessage,
+  openSession,
+  post,
+  startHttpFixture,
+  startHttpRecorder,
+} from "./_http.ts";
 import type { Msg } from "./_http.ts";
 
 const CLIENTS = Number(process.env.LOAD_CLIENTS ?? 200);
@@ -44,10 +51,15 @@ async function recordSessions(): Promise<string> {
     for (let s = 0; s < RECORDED; s++) {
       const sessionId = await openSession(recorder.url);
       for (let n = 0; n < CALLS; n++) {
-        const answer = await post(recorder.url, callMessage(n + 1, "echo", callArgs(n)), { sessionId });
+        const answer = await post(recorder.url, callMessage(n + 1, "echo", callArgs(n)), {
+          sessionId,
+        });
         assert.equal(answer.status, 200);
       }
-      const deleted = await fetch(recorder.url, { method: "DELETE", headers: { "mcp-session-id": sessionId } });
+      const deleted = await fetch(recorder.url, {
+        method: "DELETE",
+        headers: { "mcp-session-id": sessionId },
+      });
       assert.equal(deleted.status, 200);
     }
     assert.equal(await recorder.stop(), 0);
@@ -65,7 +77,9 @@ test(`HTTP replay: ${CLIENTS} concurrent sessions for ${SECONDS} s, every answer
   let initializeResult: unknown;
   for (const entry of (await loadCassette(cassette)).entries) {
     if (entry.type !== "message" || entry.dir !== "s2c") continue;
-    const msg = entry.msg as Msg & { result?: { content?: { text: string }[]; protocolVersion?: string } };
+    const msg = entry.msg as Msg & {
+      result?: { content?: { text: string }[]; protocolVersion?: string };
+    };
     if (msg.result?.protocolVersion) initializeResult = msg.result;
     const text = msg.result?.content?.[0]?.text;
     if (text) recorded.set(text, msg.result);
@@ -101,28 +115,45 @@ test(`HTTP replay: ${CLIENTS} concurrent sessions for ${SECONDS} s, every answer
           fail(`client ${c}: initialize got ${init.status}`);
           continue;
         }
-        if (init.messages[0]?.id !== id) fail(`client ${c}: initialize ${id} answered with id ${init.messages[0]?.id}`);
+        if (init.messages[0]?.id !== id) {
+          fail(`client ${c}: initialize ${id} answered with id ${init.messages[0]?.id}`);
+        }
         assert.deepEqual(init.messages[0]?.result, initializeResult);
-        const initialized = await post(url, { jsonrpc: "2.0", method: "notifications/initialized" }, { sessionId });
+        const initialized = await post(
+          url,
+          { jsonrpc: "2.0", method: "notifications/initialized" },
+          { sessionId },
+        );
         requests++;
-        if (initialized.status !== 202) fail(`client ${c}: notifications/initialized got ${initialized.status}`);
+        if (initialized.status !== 202) {
+          fail(`client ${c}: notifications/initialized got ${initialized.status}`);
+        }
         for (let n = 0; n < CALLS; n++) {
           const args = callArgs(n);
           const answer = await post(url, callMessage(++id, "echo", args), { sessionId });
           requests++;
           if (answer.sse) sseAnswers++;
           const reply = answer.messages.find((m) => m.method === undefined);
-          if (answer.status !== 200 || !answer.complete) fail(`client ${c}: call ${n} got ${answer.status}, complete ${answer.complete}`);
-          else if (reply?.id !== id) fail(`client ${c}: request ${id} answered with id ${JSON.stringify(reply?.id)}`);
-          else {
+          if (answer.status !== 200 || !answer.complete) {
+            fail(`client ${c}: call ${n} got ${answer.status}, complete ${answer.complete}`);
+          } else if (reply?.id !== id) {
+            fail(`client ${c}: request ${id} answered with id ${JSON.stringify(reply?.id)}`);
+          } else {
             try {
               assert.deepEqual(reply.result, recorded.get(JSON.stringify(args)));
             } catch {
-              fail(`client ${c}: request ${id} (${JSON.stringify(args)}) got ${JSON.stringify(reply.result ?? reply.error)}`);
+              fail(
+                `client ${c}: request ${id} (${JSON.stringify(args)}) got ${
+                  JSON.stringify(reply.result ?? reply.error)
+                }`,
+              );
             }
           }
         }
-        const deleted = await fetch(url, { method: "DELETE", headers: { "mcp-session-id": sessionId } });
+        const deleted = await fetch(url, {
+          method: "DELETE",
+          headers: { "mcp-session-id": sessionId },
+        });
         await deleted.body?.cancel();
         requests++;
         if (deleted.status !== 200) fail(`client ${c}: DELETE got ${deleted.status}`);
@@ -149,12 +180,23 @@ test(`HTTP replay: ${CLIENTS} concurrent sessions for ${SECONDS} s, every answer
     requestsPerSecond: Math.round(requests / SECONDS),
     sseAnswers,
     errors: errors.length,
-    rssMB: { start: mb(rss[0]), peak: mb(Math.max(...rss)), end: mb(rss.at(-1)!), samples: rss.length, every5s: rss.filter((_, i) => i % 5 === 0).map(mb) },
+    rssMB: {
+      start: mb(rss[0]),
+      peak: mb(Math.max(...rss)),
+      end: mb(rss.at(-1)!),
+      samples: rss.length,
+      every5s: rss.filter((_, i) => i % 5 === 0).map(mb),
+    },
   });
   assert.deepEqual(errors, [], "no mismatched answer and no error");
   assert.ok(sessions >= CLIENTS, `every client finished at least one session (${sessions})`);
   // Generous: the replay starts near 60 MB; 300 MB means something is held per request or session.
   assert.ok(Math.max(...rss) < 300 * 1024, `peak RSS ${mb(Math.max(...rss))} MB`);
   // Flat once warm: what a served-and-deleted session leaves behind must be small.
-  if (rss.length > 20) assert.ok(rss.at(-1)! - rss[10] < 100 * 1024, `RSS grew from ${mb(rss[10])} MB to ${mb(rss.at(-1)!)} MB`);
+  if (rss.length > 20) {
+    assert.ok(
+      rss.at(-1)! - rss[10] < 100 * 1024,
+      `RSS grew from ${mb(rss[10])} MB to ${mb(rss.at(-1)!)} MB`,
+    );
+  }
 });

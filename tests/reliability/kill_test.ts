@@ -12,7 +12,16 @@ import { readFileSync, truncateSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { loadCassette } from "../../src/cassette/reader.ts";
 import { CLI, run, tempDir } from "../helpers.ts";
-import { call, figure, FIXTURE, initialize, killAtRandomPoints, LineProcess, LONG, SEED } from "./_helpers.ts";
+import {
+  call,
+  figure,
+  FIXTURE,
+  initialize,
+  killAtRandomPoints,
+  LineProcess,
+  LONG,
+  SEED,
+} from "./_helpers.ts";
 
 const KILLS = LONG ? 100 : 10;
 /** Requests kept in flight: the session is busy in both directions at every kill point. */
@@ -42,8 +51,12 @@ async function killOnce(cassette: string, delayMs: number): Promise<KillOutcome>
   let killed = false;
   const keepBusy = setInterval(() => {
     if (killed) return;
-    const now = recorder.messages().filter((message) => message.id !== undefined && message.method === undefined).length - 1;
-    for (; answered < now; answered++) fire();
+    const now = recorder.messages().filter((message) =>
+      message.id !== undefined && message.method === undefined
+    ).length - 1;
+    for (; answered < now; answered++) {
+      fire();
+    }
   }, 1);
   await new Promise((resolve) => setTimeout(resolve, delayMs));
   killed = true;
@@ -56,20 +69,40 @@ async function killOnce(cassette: string, delayMs: number): Promise<KillOutcome>
   const s2c = loaded.entries.filter((entry) => entry.type === "message" && entry.dir === "s2c")
     .map((entry) => JSON.stringify((entry as { msg: unknown }).msg));
   // Every forwarded frame, in order, at the start of what the cassette holds.
-  assert.ok(s2c.length >= forwarded.length, `cassette has ${s2c.length} server frames, the client got ${forwarded.length}`);
-  forwarded.forEach((line, index) => assert.equal(s2c[index], JSON.stringify(JSON.parse(line)), `server frame ${index}`));
+  assert.ok(
+    s2c.length >= forwarded.length,
+    `cassette has ${s2c.length} server frames, the client got ${forwarded.length}`,
+  );
+  forwarded.forEach((line, index) =>
+    assert.equal(s2c[index], JSON.stringify(JSON.parse(line)), `server frame ${index}`)
+  );
   // Every request the server answered is in the cassette as the client sent it.
   const c2s = new Map(
     loaded.entries.filter((entry) => entry.type === "message" && entry.dir === "c2s")
-      .map((entry) => [(entry as { msg: { id?: unknown } }).msg.id, JSON.stringify((entry as { msg: unknown }).msg)]),
+      .map((
+        entry,
+      ) => [
+        (entry as { msg: { id?: unknown } }).msg.id,
+        JSON.stringify((entry as { msg: unknown }).msg),
+      ]),
   );
   for (const line of forwarded) {
     const id = JSON.parse(line).id;
-    if (typeof id === "number" && id > 1) assert.equal(c2s.get(id), JSON.stringify(sent.get(id)), `request ${id}`);
+    if (typeof id === "number" && id > 1) {
+      assert.equal(c2s.get(id), JSON.stringify(sent.get(id)), `request ${id}`);
+    }
   }
   const text = readFileSync(cassette, "utf8");
-  assert.equal(loaded.torn !== undefined, !text.endsWith("\n"), "the reader reports a torn tail exactly when there is one");
-  return { received: forwarded.length, recorded: loaded.entries.length, torn: loaded.torn !== undefined };
+  assert.equal(
+    loaded.torn !== undefined,
+    !text.endsWith("\n"),
+    "the reader reports a torn tail exactly when there is one",
+  );
+  return {
+    received: forwarded.length,
+    recorded: loaded.entries.length,
+    torn: loaded.torn !== undefined,
+  };
 }
 
 test(`SIGKILL at ${KILLS} random points of a busy stdio session loses no forwarded frame`, async () => {
@@ -98,6 +131,9 @@ test("a tail torn mid-line is read up to it and reported by lint as MCL008", asy
   const lint = await run([...CLI, "lint", cassette]);
   assert.match(lint.stdout + lint.stderr, /MCL008/);
   // A bad line anywhere but the end is an error naming the line, not a silent skip.
-  writeFileSync(cassette, readFileSync(cassette, "utf8") + "\n" + '{"type":"raw","t":1,"dir":"s2c","text":"x"}\n');
+  writeFileSync(
+    cassette,
+    readFileSync(cassette, "utf8") + "\n" + '{"type":"raw","t":1,"dir":"s2c","text":"x"}\n',
+  );
   await assert.rejects(loadCassette(cassette), new RegExp(`:${cut.torn!.line}`));
 });

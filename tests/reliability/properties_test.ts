@@ -23,7 +23,10 @@ const dir = tempDir("mcp-cassette-props-");
 /** Text with what a codec trips on: newlines, quotes, NUL, lone surrogates, astral characters. */
 const text = fc.oneof(
   fc.string({ unit: "binary", maxLength: 30 }),
-  fc.string({ unit: fc.constantFrom("\n", "\r", "\u0000", '"', "\\", "\ud800", "😀", "é", "a"), maxLength: 20 }),
+  fc.string({
+    unit: fc.constantFrom("\n", "\r", "\u0000", '"', "\\", "\ud800", "😀", "é", "a"),
+    maxLength: 20,
+  }),
 );
 const json = fc.jsonValue({ maxDepth: 4 });
 const t = fc.double({ noNaN: true, noDefaultInfinity: true, min: 0, max: 1e9 });
@@ -31,8 +34,12 @@ const dir2 = fc.constantFrom("c2s" as const, "s2c" as const);
 const session = fc.option(fc.constantFrom("default", "launch-2", "s-1"), { nil: undefined });
 
 const entry: fc.Arbitrary<Entry> = fc.oneof(
-  fc.record({ type: fc.constant("message" as const), t, dir: dir2, msg: json, session }, { requiredKeys: ["type", "t", "dir", "msg"] }),
-  fc.record({ type: fc.constant("raw" as const), t, dir: dir2, text, session }, { requiredKeys: ["type", "t", "dir", "text"] }),
+  fc.record({ type: fc.constant("message" as const), t, dir: dir2, msg: json, session }, {
+    requiredKeys: ["type", "t", "dir", "msg"],
+  }),
+  fc.record({ type: fc.constant("raw" as const), t, dir: dir2, text, session }, {
+    requiredKeys: ["type", "t", "dir", "text"],
+  }),
   fc.record({
     type: fc.constant("session" as const),
     t,
@@ -59,7 +66,10 @@ describe("cassette codec", () => {
         const loaded = await loadCassette(cassette);
         assert.equal(loaded.torn, undefined);
         assert.deepEqual(loaded.entries.map(({ line: _line, ...rest }) => rest), viaJson(entries));
-        assert.deepEqual(loaded.entries.map((item) => item.line), entries.map((_, index) => index + 2));
+        assert.deepEqual(
+          loaded.entries.map((item) => item.line),
+          entries.map((_, index) => index + 2),
+        );
       }),
       RUNS,
     );
@@ -67,24 +77,44 @@ describe("cassette codec", () => {
 });
 
 describe("a frame kept as its own text", () => {
-  const container = fc.oneof(fc.dictionary(fc.string(), json, { maxKeys: 5 }), fc.array(json, { maxLength: 5 }));
+  const container = fc.oneof(
+    fc.dictionary(fc.string(), json, { maxKeys: 5 }),
+    fc.array(json, { maxLength: 5 }),
+  );
   it("reads back as the entry the recorder would have serialised", () => {
     fc.assert(
       fc.property(container, fc.boolean(), dir2, t, session, (value, spaced, dir, at, where) => {
         // Any JSON layout within the line: spaced out as a person might write it.
-        const line = spaced ? JSON.stringify(value, null, 1).replace(/\n/g, " ") : JSON.stringify(value);
+        const line = spaced
+          ? JSON.stringify(value, null, 1).replace(/\n/g, " ")
+          : JSON.stringify(value);
         assert.ok(isBareJson(line));
         const kept = messageEntryLine(line, dir, at, where);
         assert.ok(kept.endsWith("\n") && !kept.slice(0, -1).includes("\n"));
         assert.deepEqual(JSON.parse(kept), viaJson(entryForLine(line, dir, at, where)));
-        assert.equal(kept, spaced ? kept : JSON.stringify(entryForLine(line, dir, at, where)) + "\n");
+        assert.equal(
+          kept,
+          spaced ? kept : JSON.stringify(entryForLine(line, dir, at, where)) + "\n",
+        );
       }),
       RUNS,
     );
   });
 
   it("is never taken for text with anything around its brackets", () => {
-    for (const line of [' {"a":1}', '{"a":1} ', "\ufeff{}", "\u00a0[]", '"text"', "42", "{", "}", '{"a":1,\r"b":2}']) {
+    for (
+      const line of [
+        ' {"a":1}',
+        '{"a":1} ',
+        "\ufeff{}",
+        "\u00a0[]",
+        '"text"',
+        "42",
+        "{",
+        "}",
+        '{"a":1,\r"b":2}',
+      ]
+    ) {
       assert.equal(isBareJson(line), false, JSON.stringify(line));
     }
   });
@@ -95,9 +125,14 @@ function shuffled(value: unknown, seed: number): unknown {
   if (Array.isArray(value)) return value.map((item, index) => shuffled(item, seed + index));
   if (value === null || typeof value !== "object") return value;
   const keys = Object.keys(value);
-  const order = keys.map((key, index) => ({ key, rank: (index * 7919 + seed * 104729) % (keys.length + 13) }))
+  const order = keys.map((key, index) => ({
+    key,
+    rank: (index * 7919 + seed * 104729) % (keys.length + 13),
+  }))
     .sort((a, b) => a.rank - b.rank || (a.key < b.key ? 1 : -1));
-  return Object.fromEntries(order.map(({ key }) => [key, shuffled((value as Record<string, unknown>)[key], seed + 1)]));
+  return Object.fromEntries(
+    order.map(({ key }) => [key, shuffled((value as Record<string, unknown>)[key], seed + 1)]),
+  );
 }
 
 /** Puts a `_meta` into every object of a value. */
@@ -106,22 +141,45 @@ function withMeta(value: unknown, meta: unknown): unknown {
   if (value === null || typeof value !== "object") return value;
   // Built from entries: each key becomes an own property. Assigning one named
   // "__proto__" would set the prototype instead, and the key would be lost.
-  const entries = Object.entries(value).filter(([key]) => key !== "_meta").map(([key, item]) => [key, withMeta(item, meta)]);
+  const entries = Object.entries(value).filter(([key]) => key !== "_meta").map((
+    [key, item],
+  ) => [key, withMeta(item, meta)]);
   return Object.fromEntries([["_meta", meta], ...entries]);
 }
 
 describe("request fingerprints", () => {
   const name = fc.string({ minLength: 1, maxLength: 8 });
-  const args = fc.dictionary(fc.string({ maxLength: 6 }).filter((key) => key !== "_meta"), json, { maxKeys: 5 });
-  const method = fc.constantFrom("tools/call", "prompts/get", "resources/read", "tools/list", "custom/thing");
-  const request = (m: string, n: string, a: unknown, extra: Record<string, unknown> = {}): JsonRpcMessage =>
-    ({ jsonrpc: "2.0", id: 1, method: m, params: { name: n, uri: n, arguments: a, ...extra } }) as JsonRpcMessage;
+  const args = fc.dictionary(fc.string({ maxLength: 6 }).filter((key) => key !== "_meta"), json, {
+    maxKeys: 5,
+  });
+  const method = fc.constantFrom(
+    "tools/call",
+    "prompts/get",
+    "resources/read",
+    "tools/list",
+    "custom/thing",
+  );
+  const request = (
+    m: string,
+    n: string,
+    a: unknown,
+    extra: Record<string, unknown> = {},
+  ): JsonRpcMessage =>
+    ({
+      jsonrpc: "2.0",
+      id: 1,
+      method: m,
+      params: { name: n, uri: n, arguments: a, ...extra },
+    }) as JsonRpcMessage;
 
   it("key order never changes a key", () => {
     fc.assert(
       fc.property(method, name, args, fc.nat(), (m, n, a, seed) => {
         const message = request(m, n, a);
-        assert.equal(requestKey(shuffled(message, seed) as JsonRpcMessage).key, requestKey(message).key);
+        assert.equal(
+          requestKey(shuffled(message, seed) as JsonRpcMessage).key,
+          requestKey(message).key,
+        );
       }),
       RUNS,
     );
@@ -131,7 +189,11 @@ describe("request fingerprints", () => {
     fc.assert(
       fc.property(method, name, args, json, json, json, (m, n, a, meta, cursor, token) => {
         const plain = requestKey(request(m, n, a)).key;
-        const noisy = request(m, n, withMeta(a, meta), { _meta: { progressToken: token }, cursor, progressToken: token });
+        const noisy = request(m, n, withMeta(a, meta), {
+          _meta: { progressToken: token },
+          cursor,
+          progressToken: token,
+        });
         assert.equal(requestKey(noisy).key, plain);
       }),
       RUNS,
@@ -140,10 +202,20 @@ describe("request fingerprints", () => {
 
   it("different arguments give a different key", () => {
     fc.assert(
-      fc.property(method, name, args, fc.string({ minLength: 1, maxLength: 6 }).filter((key) => key !== "_meta"), json, (m, n, a, key, value) => {
-        fc.pre(!(key in a));
-        assert.notEqual(requestKey(request(m, n, { ...a, [key]: value })).key, requestKey(request(m, n, a)).key);
-      }),
+      fc.property(
+        method,
+        name,
+        args,
+        fc.string({ minLength: 1, maxLength: 6 }).filter((key) => key !== "_meta"),
+        json,
+        (m, n, a, key, value) => {
+          fc.pre(!(key in a));
+          assert.notEqual(
+            requestKey(request(m, n, { ...a, [key]: value })).key,
+            requestKey(request(m, n, a)).key,
+          );
+        },
+      ),
       RUNS,
     );
   });
@@ -160,7 +232,13 @@ describe("request fingerprints", () => {
       const callArgs = (params as Record<string, unknown> | null)?.arguments ?? {};
       return `tools/call ${targetName(message) ?? ""} ${stableStringify(callArgs)}${extra}`;
     };
-    const params = fc.oneof(json, fc.dictionary(fc.constantFrom("name", "arguments", "cursor", "progressToken", "_meta", "x", "y"), json));
+    const params = fc.oneof(
+      json,
+      fc.dictionary(
+        fc.constantFrom("name", "arguments", "cursor", "progressToken", "_meta", "x", "y"),
+        json,
+      ),
+    );
     const ignore = fc.subarray(["x", "arguments", "deep"]);
     fc.assert(
       fc.property(method, params, ignore, (m, p, ignoreKeys) => {

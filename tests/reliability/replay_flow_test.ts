@@ -18,11 +18,46 @@ const RSS_BOUND_KIB = 150 * 1024;
 function bigCassette(file: string): void {
   const text = "x".repeat(MiB);
   const lines = [
-    { format: "mcp-cassette", version: 1, recorder: "test", created: "2026-01-01T00:00:00Z", transport: "stdio", server: { command: ["big"] } },
-    { type: "message", t: 0, dir: "c2s", msg: { jsonrpc: "2.0", id: 1, method: "initialize", params: {} } },
-    { type: "message", t: 1, dir: "s2c", msg: { jsonrpc: "2.0", id: 1, result: { protocolVersion: "2025-11-25", capabilities: { tools: {} }, serverInfo: { name: "big", version: "1" } } } },
-    { type: "message", t: 2, dir: "c2s", msg: { jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "big", arguments: {} } } },
-    { type: "message", t: 3, dir: "s2c", msg: { jsonrpc: "2.0", id: 2, result: { content: [{ type: "text", text }] } } },
+    {
+      format: "mcp-cassette",
+      version: 1,
+      recorder: "test",
+      created: "2026-01-01T00:00:00Z",
+      transport: "stdio",
+      server: { command: ["big"] },
+    },
+    {
+      type: "message",
+      t: 0,
+      dir: "c2s",
+      msg: { jsonrpc: "2.0", id: 1, method: "initialize", params: {} },
+    },
+    {
+      type: "message",
+      t: 1,
+      dir: "s2c",
+      msg: {
+        jsonrpc: "2.0",
+        id: 1,
+        result: {
+          protocolVersion: "2025-11-25",
+          capabilities: { tools: {} },
+          serverInfo: { name: "big", version: "1" },
+        },
+      },
+    },
+    {
+      type: "message",
+      t: 2,
+      dir: "c2s",
+      msg: { jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "big", arguments: {} } },
+    },
+    {
+      type: "message",
+      t: 3,
+      dir: "s2c",
+      msg: { jsonrpc: "2.0", id: 2, result: { content: [{ type: "text", text }] } },
+    },
   ];
   writeFileSync(file, lines.map((line) => JSON.stringify(line)).join("\n") + "\n");
 }
@@ -34,10 +69,22 @@ test("a slow reader of large answers: replay's RSS stays bounded and every answe
   const requests = LONG ? 200 : 100;
   const rate = 25 * MiB;
   try {
-    const child = spawn(CLI[0], [...CLI.slice(1), "replay", "--quiet", cassette], { cwd: ROOT, stdio: ["pipe", "pipe", "ignore"] });
+    const child = spawn(CLI[0], [...CLI.slice(1), "replay", "--quiet", cassette], {
+      cwd: ROOT,
+      stdio: ["pipe", "pipe", "ignore"],
+    });
     const sampler = sampleRss(child.pid!, 25);
     const input = [{ jsonrpc: "2.0", id: 0, method: "initialize", params: {} }];
-    for (let id = 1; id <= requests; id++) input.push({ jsonrpc: "2.0", id, method: "tools/call", params: { name: "big", arguments: {} } } as never);
+    for (let id = 1; id <= requests; id++) {
+      input.push(
+        {
+          jsonrpc: "2.0",
+          id,
+          method: "tools/call",
+          params: { name: "big", arguments: {} },
+        } as never,
+      );
+    }
     child.stdin.write(input.map((message) => JSON.stringify(message)).join("\n") + "\n");
     let bytes = 0;
     let answers = 0;

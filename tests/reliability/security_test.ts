@@ -28,7 +28,11 @@ async function recordBase(): Promise<void> {
 }
 
 /** One raw HTTP POST with exactly these headers; resolves with the status and body. */
-function post(url: string, headers: Record<string, string>, body: string | Buffer): Promise<{ status: number; body: string }> {
+function post(
+  url: string,
+  headers: Record<string, string>,
+  body: string | Buffer,
+): Promise<{ status: number; body: string }> {
   const target = new URL(url);
   return new Promise((resolve, reject) => {
     const req = request({
@@ -44,7 +48,10 @@ function post(url: string, headers: Record<string, string>, body: string | Buffe
       },
     }, (res) => {
       let text = "";
-      res.setEncoding("utf8").on("data", (chunk) => (text += chunk)).on("end", () => resolve({ status: res.statusCode!, body: text }));
+      res.setEncoding("utf8").on("data", (chunk) => (text += chunk)).on(
+        "end",
+        () => resolve({ status: res.statusCode!, body: text }),
+      );
     });
     req.on("error", reject);
     req.end(body);
@@ -92,16 +99,26 @@ describe("HTTP replay (replay --listen): binding, DNS rebinding, limits", () => 
     const secret = "Bearer sk-live-REPLAYSECRET0123456789";
     const answer = await post(url, { authorization: secret, origin: "http://evil.example" }, INIT);
     assert.ok(!answer.body.includes("REPLAYSECRET"));
-    const missing = await post(url, { authorization: secret }, JSON.stringify(call(9, "no-such", { token: "REPLAYSECRET" })));
+    const missing = await post(
+      url,
+      { authorization: secret },
+      JSON.stringify(call(9, "no-such", { token: "REPLAYSECRET" })),
+    );
     assert.ok(!missing.body.includes("sk-live"), missing.body);
     await stop();
     assert.ok(!output().includes("sk-live-REPLAYSECRET"), output());
   });
 
   it("warns loudly when bound beyond loopback", async () => {
-    const wide = await startBackground([...CLI, "replay", cassette, "--listen", "0.0.0.0:0"], /WARNING[^\n]*\n/);
+    const wide = await startBackground(
+      [...CLI, "replay", cassette, "--listen", "0.0.0.0:0"],
+      /WARNING[^\n]*\n/,
+    );
     try {
-      assert.match(wide.output(), /WARNING: listening on 0\.0\.0\.0, reachable from other machines/);
+      assert.match(
+        wide.output(),
+        /WARNING: listening on 0\.0\.0\.0, reachable from other machines/,
+      );
     } finally {
       await wide.stop();
     }
@@ -139,15 +156,23 @@ describe("record: credentials and cassette paths", () => {
     const link = path.join(dir, "link.cassette.jsonl");
     writeFileSync(target, "precious\n");
     symlinkSync(target, link);
-    const refused = await run([...CLI, "record", "-o", link, "--", ...FIXTURE, "serve"], { input: INIT + "\n" });
+    const refused = await run([...CLI, "record", "-o", link, "--", ...FIXTURE, "serve"], {
+      input: INIT + "\n",
+    });
     assert.equal(refused.code, 2, refused.stderr);
     assert.match(refused.stderr, /symbolic link/);
     assert.equal(readFileSync(target, "utf8"), "precious\n");
     assert.ok(lstatSync(link).isSymbolicLink());
 
-    const forced = await run([...CLI, "record", "--force", "-o", link, "--", ...FIXTURE, "serve"], { input: INIT + "\n" });
+    const forced = await run([...CLI, "record", "--force", "-o", link, "--", ...FIXTURE, "serve"], {
+      input: INIT + "\n",
+    });
     assert.equal(forced.code, 0, forced.stderr);
-    assert.match(readFileSync(target, "utf8"), /"format":"mcp-cassette"/, "written through the link");
+    assert.match(
+      readFileSync(target, "utf8"),
+      /"format":"mcp-cassette"/,
+      "written through the link",
+    );
     assert.ok(lstatSync(link).isSymbolicLink(), "the link is still a link");
   });
 });

@@ -35,7 +35,9 @@ async function unwritableAnswerTo2(): Promise<Redactor> {
     message(msg: Json, dir): Json {
       const redacted = real.message(msg, dir);
       // The answer to call 2: a value JSON.stringify refuses, as it refuses a frame too deep.
-      if (dir === "s2c" && (msg as { id?: unknown }).id === 2) return { ...(redacted as object), big: 1n } as unknown as Json;
+      if (dir === "s2c" && (msg as { id?: unknown }).id === 2) {
+        return { ...(redacted as object), big: 1n } as unknown as Json;
+      }
       return redacted;
     },
   };
@@ -44,10 +46,15 @@ async function unwritableAnswerTo2(): Promise<Redactor> {
 /** The marker's place in the cassette, and that the answer to 3 was recorded after it. */
 async function assertMarkedThenRecorded(cassette: string, markerText: RegExp): Promise<void> {
   const loaded = await loadCassette(cassette);
-  const texts = loaded.entries.map((entry) => entry.type === "raw" ? entry.text : entry.type === "message" ? JSON.stringify(entry.msg) : "");
+  const texts = loaded.entries.map((entry) =>
+    entry.type === "raw" ? entry.text : entry.type === "message" ? JSON.stringify(entry.msg) : ""
+  );
   const marker = texts.findIndex((text) => markerText.test(text));
   assert.ok(marker >= 0, "the unwritable frame's place is marked");
-  assert.ok(texts.slice(marker + 1).some((text) => text.includes('"id":3') && text.includes('"result"')), "the next answer is recorded after it");
+  assert.ok(
+    texts.slice(marker + 1).some((text) => text.includes('"id":3') && text.includes('"result"')),
+    "the next answer is recorded after it",
+  );
 }
 
 test("stdio: a frame that cannot be serialised is forwarded, marked in the cassette, and the session goes on", async () => {
@@ -64,10 +71,20 @@ test("stdio: a frame that cannot be serialised is forwarded, marked in the casse
   });
   let received = "";
   const decoder = new TextDecoder();
-  const answered = (id: number) => received.split("\n").some((line) => line.startsWith(`{"jsonrpc":"2.0","id":${id},`));
-  const output = new WritableStream<Uint8Array>({ write: (chunk) => void (received += decoder.decode(chunk, { stream: true })) });
+  const answered = (id: number) =>
+    received.split("\n").some((line) => line.startsWith(`{"jsonrpc":"2.0","id":${id},`));
+  const output = new WritableStream<Uint8Array>({
+    write: (chunk) => void (received += decoder.decode(chunk, { stream: true })),
+  });
   const logged: string[] = [];
-  const recording = recordStdio({ command: FIXTURE.concat("serve"), output: cassette, redactor, input, output_stream: output, log: (line) => logged.push(line) });
+  const recording = recordStdio({
+    command: FIXTURE.concat("serve"),
+    output: cassette,
+    redactor,
+    input,
+    output_stream: output,
+    log: (line) => logged.push(line),
+  });
   send(JSON.stringify(initialize()));
   await pollUntil(() => answered(1), "the initialize answer", 30_000);
   send(JSON.stringify(call(2, "echo", { a: 1 })));
@@ -77,8 +94,17 @@ test("stdio: a frame that cannot be serialised is forwarded, marked in the casse
   end();
   assert.equal(await recording, 0);
 
-  await assertMarkedThenRecorded(cassette, /^\[mcp-cassette: a frame of \d+ characters that could not be written \(.+\) was forwarded but not recorded\]$/);
-  assert.ok(logged.some((line) => /a frame of \d+ characters that could not be written .* \(s2c\) was forwarded but not recorded/.test(line)), "and said on the log");
+  await assertMarkedThenRecorded(
+    cassette,
+    /^\[mcp-cassette: a frame of \d+ characters that could not be written \(.+\) was forwarded but not recorded\]$/,
+  );
+  assert.ok(
+    logged.some((line) =>
+      /a frame of \d+ characters that could not be written .* \(s2c\) was forwarded but not recorded/
+        .test(line)
+    ),
+    "and said on the log",
+  );
 });
 
 test("HTTP: a frame that cannot be serialised is forwarded, marked in the cassette, and the exchange goes on", async () => {
@@ -114,6 +140,14 @@ test("HTTP: a frame that cannot be serialised is forwarded, marked in the casset
     assert.equal(await recording, 0);
     await fixture.stop("SIGTERM");
   }
-  await assertMarkedThenRecorded(cassette, /^\[mcp-cassette: a frame that could not be recorded \(.+\) was forwarded but not recorded\]$/);
-  assert.ok(logged.some((line) => /a frame that could not be recorded .* \(s2c\) was forwarded but not recorded/.test(line)), "and said on the log");
+  await assertMarkedThenRecorded(
+    cassette,
+    /^\[mcp-cassette: a frame that could not be recorded \(.+\) was forwarded but not recorded\]$/,
+  );
+  assert.ok(
+    logged.some((line) =>
+      /a frame that could not be recorded .* \(s2c\) was forwarded but not recorded/.test(line)
+    ),
+    "and said on the log",
+  );
 });

@@ -307,7 +307,12 @@ test("bad input: no client requests, a missing file, an unstartable server", asy
       probe.close(() => resolve(port));
     });
   });
-  const refused = await cli(["verify", await baseCassette(), "--url", `http://127.0.0.1:${port}/mcp`]);
+  const refused = await cli([
+    "verify",
+    await baseCassette(),
+    "--url",
+    `http://127.0.0.1:${port}/mcp`,
+  ]);
   assert.equal(refused.code, 7, refused.stderr);
   assert.match(refused.stderr, /Cannot reach/);
   assert.equal(refused.stderr.trim().split("\n").length, 1, refused.stderr);

@@ -9,12 +9,30 @@ import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import { withCassette } from "../../../src/testing/mod.ts";
 
 const dir = fileURLToPath(new URL("./cassettes", import.meta.url));
-const server = ["node", fileURLToPath(new URL("../../../node_modules/@modelcontextprotocol/server-everything/dist/index.js", import.meta.url)), "stdio"];
+const server = [
+  "node",
+  fileURLToPath(
+    new URL(
+      "../../../node_modules/@modelcontextprotocol/server-everything/dist/index.js",
+      import.meta.url,
+    ),
+  ),
+  "stdio",
+];
 
-test("lists the tools", withCassette("lists the tools", { dir, server }, async (cassette) => {
-  const client = new Client({ name: "example", version: "1.0.0" });
-  await client.connect(new StdioClientTransport({ command: cassette.command, args: cassette.args, stderr: "ignore" }));
-  const { tools } = await client.listTools();
-  expect(tools.map((tool) => tool.name)).toContain("get-sum");
-  await client.close();
-}));
+test(
+  "lists the tools",
+  withCassette("lists the tools", { dir, server }, async (cassette) => {
+    const client = new Client({ name: "example", version: "1.0.0" });
+    await client.connect(
+      new StdioClientTransport({
+        command: cassette.command,
+        args: cassette.args,
+        stderr: "ignore",
+      }),
+    );
+    const { tools } = await client.listTools();
+    expect(tools.map((tool) => tool.name)).toContain("get-sum");
+    await client.close();
+  }),
+);

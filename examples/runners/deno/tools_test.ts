@@ -9,12 +9,23 @@ import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import { useDenoCassette } from "../../../src/testing/mod.ts";
 
 const dir = fileURLToPath(new URL("./cassettes", import.meta.url));
-const server = ["node", fileURLToPath(new URL("../../../node_modules/@modelcontextprotocol/server-everything/dist/index.js", import.meta.url)), "stdio"];
+const server = [
+  "node",
+  fileURLToPath(
+    new URL(
+      "../../../node_modules/@modelcontextprotocol/server-everything/dist/index.js",
+      import.meta.url,
+    ),
+  ),
+  "stdio",
+];
 
 Deno.test("echoes a message", async (t) => {
   const cassette = await useDenoCassette(t, { dir, server });
   const client = new Client({ name: "example", version: "1.0.0" });
-  await client.connect(new StdioClientTransport({ command: cassette.command, args: cassette.args, stderr: "ignore" }));
+  await client.connect(
+    new StdioClientTransport({ command: cassette.command, args: cassette.args, stderr: "ignore" }),
+  );
   const result = await client.callTool({ name: "echo", arguments: { message: "hi" } });
   assert.deepEqual(result.content, [{ type: "text", text: "Echo: hi" }]);
   await client.close();

@@ -10,12 +10,23 @@ import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import { useCassette } from "../../../src/testing/mod.ts";
 
 const dir = fileURLToPath(new URL("./cassettes", import.meta.url));
-const server = ["node", fileURLToPath(new URL("../../../node_modules/@modelcontextprotocol/server-everything/dist/index.js", import.meta.url)), "stdio"];
+const server = [
+  "node",
+  fileURLToPath(
+    new URL(
+      "../../../node_modules/@modelcontextprotocol/server-everything/dist/index.js",
+      import.meta.url,
+    ),
+  ),
+  "stdio",
+];
 
 test("adds two numbers", async (t) => {
   const cassette = await useCassette(t, { dir, server });
   const client = new Client({ name: "example", version: "1.0.0" });
-  await client.connect(new StdioClientTransport({ command: cassette.command, args: cassette.args, stderr: "ignore" }));
+  await client.connect(
+    new StdioClientTransport({ command: cassette.command, args: cassette.args, stderr: "ignore" }),
+  );
   const result = await client.callTool({ name: "get-sum", arguments: { a: 2, b: 40 } });
   assert.deepEqual(result.content, [{ type: "text", text: "The sum of 2 and 40 is 42." }]);
   await client.close();

@@ -19,7 +19,9 @@ export interface Converted {
 
 /** Narrows a JSON value to an object. */
 export function asObject(value: unknown): JsonObject | undefined {
-  return value !== null && typeof value === "object" && !Array.isArray(value) ? value as JsonObject : undefined;
+  return value !== null && typeof value === "object" && !Array.isArray(value)
+    ? value as JsonObject
+    : undefined;
 }
 
 /** A string field, or undefined. */

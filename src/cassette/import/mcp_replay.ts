@@ -18,19 +18,33 @@ export const MCP_REPLAY_SCHEMA = "mcp-replay/cassette@1";
 /** True when a first line is mcp-replay's header. */
 export function isMcpReplayHeader(first: unknown): first is JsonObject {
   const header = asObject(first);
-  return !!header && typeof header.schema === "string" && header.schema.startsWith("mcp-replay/cassette@");
+  return !!header && typeof header.schema === "string" &&
+    header.schema.startsWith("mcp-replay/cassette@");
 }
 
 /** Converts the lines (already parsed) of an mcp-replay file. */
-export function convertMcpReplay(path: string, lines: { line: number; value: JsonObject }[]): Converted {
+export function convertMcpReplay(
+  path: string,
+  lines: { line: number; value: JsonObject }[],
+): Converted {
   const header = lines[0].value;
   if (header.schema !== MCP_REPLAY_SCHEMA) {
-    throw new CassetteFormatError(path, 1, `mcp-replay schema ${JSON.stringify(header.schema)} is not supported (this build imports ${MCP_REPLAY_SCHEMA})`);
+    throw new CassetteFormatError(
+      path,
+      1,
+      `mcp-replay schema ${
+        JSON.stringify(header.schema)
+      } is not supported (this build imports ${MCP_REPLAY_SCHEMA})`,
+    );
   }
   const entries: LocatedEntry[] = [];
-  const interactions = lines.slice(1).sort((a, b) => Number(a.value.seq ?? 0) - Number(b.value.seq ?? 0));
+  const interactions = lines.slice(1).sort((a, b) =>
+    Number(a.value.seq ?? 0) - Number(b.value.seq ?? 0)
+  );
   for (const { line, value } of interactions) {
-    if (!("message" in value)) throw new CassetteFormatError(path, line, `interaction has no "message"`);
+    if (!("message" in value)) {
+      throw new CassetteFormatError(path, line, `interaction has no "message"`);
+    }
     // Seconds with millisecond precision; round away float noise.
     const t = typeof value.ts === "number" ? Math.round(value.ts * 1000) : 0;
     entries.push(located({ type: "message", t, dir: "c2s", msg: value.message }, line));

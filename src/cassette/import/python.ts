@@ -34,14 +34,22 @@ function transportOf(path: string, value: Json | undefined): Transport {
   if (value === undefined || value === null || value === "stdio") return "stdio";
   if (value === "http" || value === "streamable-http" || value === "streamable_http") return "http";
   if (value === "sse") return "sse";
-  throw new CassetteFormatError(path, 1, `unknown transport ${JSON.stringify(value)} in a Python mcp-cassette file`);
+  throw new CassetteFormatError(
+    path,
+    1,
+    `unknown transport ${JSON.stringify(value)} in a Python mcp-cassette file`,
+  );
 }
 
 function redactionOf(value: Json | undefined): RedactionInfo | undefined {
   const redaction = asObject(value);
   if (!redaction) return undefined;
-  const rules = Array.isArray(redaction.rule_ids) ? redaction.rule_ids.filter((id) => typeof id === "string") : [];
-  const backends = Array.isArray(redaction.backends) ? redaction.backends.map((b) => `backend:${b}`) : [];
+  const rules = Array.isArray(redaction.rule_ids)
+    ? redaction.rule_ids.filter((id) => typeof id === "string")
+    : [];
+  const backends = Array.isArray(redaction.backends)
+    ? redaction.backends.map((b) => `backend:${b}`)
+    : [];
   const packs = Array.isArray(redaction.packs)
     ? redaction.packs.map(asObject).filter((pack) => pack !== undefined).map((pack) => ({
       name: asString(pack.id) ?? asString(pack.path) ?? "unnamed",
@@ -70,7 +78,11 @@ export function convertPython(path: string, text: string, document: JsonObject):
   const entries = messages.map((message, i) => {
     const sender = message.sender;
     if (sender !== "client" && sender !== "server") {
-      throw new CassetteFormatError(path, lines.get(Number(message.seq)) ?? 1, `message sender must be "client" or "server"`);
+      throw new CassetteFormatError(
+        path,
+        lines.get(Number(message.seq)) ?? 1,
+        `message sender must be "client" or "server"`,
+      );
     }
     const entry: MessageEntry = {
       type: "message",

@@ -21,7 +21,11 @@ export function isTypeScriptHeader(first: unknown): first is JsonObject {
 
 function direction(path: string, line: number, value: Json | undefined): Direction {
   if (value === "c2s" || value === "s2c") return value;
-  throw new CassetteFormatError(path, line, `"dir" must be "c2s" or "s2c", not ${JSON.stringify(value)}`);
+  throw new CassetteFormatError(
+    path,
+    line,
+    `"dir" must be "c2s" or "s2c", not ${JSON.stringify(value)}`,
+  );
 }
 
 function rawText(item: JsonObject): string | undefined {
@@ -36,11 +40,18 @@ interface Pending {
 }
 
 /** Converts the lines (already parsed) of a TypeScript mcp-cassette file. */
-export function convertTypeScript(path: string, lines: { line: number; value: JsonObject }[]): Converted {
+export function convertTypeScript(
+  path: string,
+  lines: { line: number; value: JsonObject }[],
+): Converted {
   const header = lines[0].value;
   const version = header.cassetteVersion as number;
   if (version < 1 || version > 2) {
-    throw new CassetteFormatError(path, 1, `TypeScript mcp-cassette cassetteVersion ${version} is not supported (this build imports 1 and 2)`);
+    throw new CassetteFormatError(
+      path,
+      1,
+      `TypeScript mcp-cassette cassetteVersion ${version} is not supported (this build imports 1 and 2)`,
+    );
   }
   const transport = (asString(header.transport) ?? "stdio") as Transport;
   if (transport !== "stdio" && transport !== "http" && transport !== "sse") {
@@ -77,11 +88,15 @@ export function convertTypeScript(path: string, lines: { line: number; value: Js
       }
       case "chunks": {
         const dir = direction(path, line, value.dir);
-        if (!Array.isArray(value.chunks)) throw new CassetteFormatError(path, line, `chunks line has no "chunks" array`);
+        if (!Array.isArray(value.chunks)) {
+          throw new CassetteFormatError(path, line, `chunks line has no "chunks" array`);
+        }
         const stream: SseFields["stream"] = value.via === "get" ? "get" : "post";
         let x: number | undefined;
         if (overHttp) {
-          x = value.id !== undefined && stream === "post" ? exchangeOfRequest.get(JSON.stringify(value.id)) : undefined;
+          x = value.id !== undefined && stream === "post"
+            ? exchangeOfRequest.get(JSON.stringify(value.id))
+            : undefined;
           x ??= nextExchange++;
         }
         for (const chunk of value.chunks) {
@@ -100,7 +115,11 @@ export function convertTypeScript(path: string, lines: { line: number; value: Js
         break;
       }
       default:
-        throw new CassetteFormatError(path, line, `unknown TypeScript mcp-cassette line type ${JSON.stringify(value.type)}`);
+        throw new CassetteFormatError(
+          path,
+          line,
+          `unknown TypeScript mcp-cassette line type ${JSON.stringify(value.type)}`,
+        );
     }
   }
   // Streams are written when they end; put every message back where it arrived.

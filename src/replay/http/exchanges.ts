@@ -52,7 +52,10 @@ export function indexExchanges(cassette: Cassette): ExchangeIndex {
     } else if (entry.type === "http-response") {
       exchange.response = entry;
       const request = exchange.request;
-      if (request?.method === "GET" && !("last-event-id" in request.headers) && !getStatus.has(session)) {
+      if (
+        request?.method === "GET" && !("last-event-id" in request.headers) &&
+        !getStatus.has(session)
+      ) {
         getStatus.set(session, entry.status);
       }
     } else if (entry.type === "http-end") {
@@ -64,13 +67,17 @@ export function indexExchanges(cassette: Cassette): ExchangeIndex {
         if (m && typeof m.method === "string" && "id" in m) ids.add(JSON.stringify(m.id));
       }
       requestIds.set(entry.x, ids);
-    } else if ((entry.type === "message" || entry.type === "sse-event") && entry.sse?.stream !== "get") {
+    } else if (
+      (entry.type === "message" || entry.type === "sse-event") && entry.sse?.stream !== "get"
+    ) {
       exchange.events++;
       if (entry.type === "message") {
         const ids = requestIds.get(entry.x);
         for (const message of Array.isArray(entry.msg) ? entry.msg : [entry.msg]) {
           const m = message as Record<string, unknown>;
-          if (m && m.method === undefined && ids?.has(JSON.stringify(m.id))) exchange.carriedResponse = true;
+          if (m && m.method === undefined && ids?.has(JSON.stringify(m.id))) {
+            exchange.carriedResponse = true;
+          }
         }
       }
     }
