@@ -8,7 +8,7 @@
  */
 import path from "node:path";
 import { loadCassette } from "../cassette/reader.ts";
-import { UsageError } from "../errors.ts";
+import { CassetteError, UsageError } from "../errors.ts";
 import type { MissReport } from "../errors.ts";
 import { ReplayEngine } from "../replay/engine.ts";
 import { serveHttp } from "../replay/http.ts";
@@ -56,6 +56,8 @@ export interface LaunchSummary {
   code?: number;
   /** Exchanges appended by `new_episodes`. */
   appended?: number;
+  /** Why the launch failed, when it did (e.g. a server that answered nothing). */
+  error?: string;
 }
 
 /** What {@linkcode CassetteServer.finish} found. */
@@ -194,11 +196,21 @@ export async function startCassette(options: CassetteOptions): Promise<CassetteS
     finish(finishOptions = {}) {
       finished ??= collect(cassette, runLog, mode, action, finishOptions.waitMs ?? 10_000);
       return finished.then((result) => {
+        checkLaunches(result);
         checkReport(result, { match: options.match, failOnUnplayed: finishOptions.failOnUnplayed });
         return result;
       });
     },
   };
+}
+
+/** Throws the first launch failure (a recording that was not kept, say) as the launch's own error. */
+function checkLaunches(result: CassetteResult): void {
+  const failed = result.launches.find((launch) => launch.error !== undefined);
+  if (!failed) return;
+  const error = new CassetteError(failed.error!);
+  if (failed.code !== undefined) error.exitCode = failed.code;
+  throw error;
 }
 
 /** Waits until every launch that started has ended (or `waitMs` passed), then sums them up. */
@@ -227,6 +239,7 @@ async function collect(
       action: start.action,
       ...(end?.code !== undefined ? { code: end.code } : {}),
       ...(end?.appended ? { appended: end.appended } : {}),
+      ...(end?.error ? { error: end.error } : {}),
     });
     if (end?.report) await addReport(result, end.report);
     result.appended += end?.appended ?? 0;
