@@ -10,7 +10,7 @@
 import { McpConnection, RpcError } from "../client/connection.ts";
 import type { ConnectionOptions } from "../client/connection.ts";
 import { initialize, MAX_PAGES } from "../client/session.ts";
-import type { ServerHello } from "../client/session.ts";
+import type { HandshakeOptions, ServerHello } from "../client/session.ts";
 import type { ClientTransport } from "../client/transport.ts";
 import { describeError } from "../errors.ts";
 import type { Json, JsonObject, JsonRpcMessage } from "../jsonrpc.ts";
@@ -123,6 +123,46 @@ async function runStep(
   return await sendRequest(connection, step, timeoutMs);
 }
 
+/** The handshake the playbook's client makes. */
+export function playbookHandshake(playbook: Playbook): HandshakeOptions {
+  return {
+    capabilities: playbook.capabilities,
+    clientInfo: playbook.client,
+    ...(playbook.protocolVersion ? { protocolVersion: playbook.protocolVersion } : {}),
+  };
+}
+
+/** Runs the steps, in order, over a connection whose handshake is done. */
+export async function runSteps(
+  connection: McpConnection,
+  playbook: Playbook,
+  options: RunPlaybookOptions = {},
+): Promise<StepOutcome[]> {
+  const steps: StepOutcome[] = [];
+  let stopped: string | undefined;
+  for (const [index, step] of playbook.steps.entries()) {
+    const outcome: StepOutcome = { number: index + 1, label: step.label, status: "ok" };
+    if (stopped !== undefined) {
+      Object.assign(outcome, { status: "not run", detail: stopped });
+    } else {
+      try {
+        const failure = await runStep(connection, step, options.timeoutMs);
+        if (failure !== undefined) Object.assign(outcome, { status: "failed", detail: failure });
+      } catch (error) {
+        const detail = error instanceof RpcError ? error.message : describeError(error);
+        Object.assign(outcome, { status: "failed", detail });
+      }
+      if (outcome.status === "failed") {
+        if (connection.isEnded) stopped = "the server went away";
+        else if (options.stopOnError) stopped = `stopped after step ${outcome.number} failed`;
+      }
+    }
+    steps.push(outcome);
+    options.onStep?.(outcome);
+  }
+  return steps;
+}
+
 /**
  * Runs the handshake and the steps. The handshake failing throws (as for
  * `check`: the server is unreachable); a step failing does not.
@@ -134,34 +174,9 @@ export async function runPlaybook(
 ): Promise<ScriptOutcome> {
   const hello = await initialize(connection, {
     timeoutMs: options.timeoutMs,
-    capabilities: playbook.capabilities,
-    clientInfo: playbook.client,
-    ...(playbook.protocolVersion ? { protocolVersion: playbook.protocolVersion } : {}),
+    ...playbookHandshake(playbook),
   });
-  const steps: StepOutcome[] = [];
-  let stopped: string | undefined;
-  for (const [index, step] of playbook.steps.entries()) {
-    const outcome: StepOutcome = { number: index + 1, label: step.label, status: "ok" };
-    if (stopped !== undefined) {
-      const skipped: StepOutcome = { ...outcome, status: "not run", detail: stopped };
-      steps.push(skipped);
-      options.onStep?.(skipped);
-      continue;
-    }
-    try {
-      const failure = await runStep(connection, step, options.timeoutMs);
-      if (failure !== undefined) Object.assign(outcome, { status: "failed", detail: failure });
-    } catch (error) {
-      const detail = error instanceof RpcError ? error.message : describeError(error);
-      Object.assign(outcome, { status: "failed", detail });
-    }
-    if (outcome.status === "failed") {
-      if (connection.isEnded) stopped = "the server went away";
-      else if (options.stopOnError) stopped = `stopped after step ${outcome.number} failed`;
-    }
-    steps.push(outcome);
-    options.onStep?.(outcome);
-  }
+  const steps = await runSteps(connection, playbook, options);
   return { hello, steps, failed: steps.filter((step) => step.status === "failed").length };
 }
 
