@@ -132,6 +132,10 @@ export async function wrapConfig(options: WrapOptions): Promise<number> {
     );
   }
   const stdio = picked.filter((server) => server.command !== undefined);
+  if (stdio.length === 0) {
+    throw new ConfigError(options.file, "no stdio server to wrap; nothing changed");
+  }
+  await prepareDir(options.action, stdio, options.file);
   for (const server of picked.filter((server) => server.url !== undefined)) {
     options.log(
       `${server.name}: left alone, it is reached at a URL; record it with ` +
@@ -141,10 +145,6 @@ export async function wrapConfig(options: WrapOptions): Promise<number> {
         `and point the client at the URL it prints`,
     );
   }
-  if (stdio.length === 0) {
-    throw new ConfigError(options.file, "no stdio server to wrap; nothing changed");
-  }
-  await prepareDir(options.action, stdio, options.file);
   const formattingOptions = formattingOf(text);
   let edited = text;
   for (const server of stdio) {
