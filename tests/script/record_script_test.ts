@@ -43,6 +43,14 @@ test("record --script over stdio: the replay answers the SDK client as the live 
     assert.deepEqual(header.meta, { scripted: "everything_basic.jsonc" });
     assert.equal(header.transport, "stdio");
     assert.equal(clientRequests(cassette, "tools/call").length, 6);
+    // Lists and ping go without params, as the SDK clients send them.
+    for (const method of ["tools/list", "prompts/list", "ping"]) {
+      assert.deepEqual(Object.keys(clientRequests(cassette, method)[0]).sort(), [
+        "id",
+        "jsonrpc",
+        "method",
+      ]);
+    }
 
     const live = await run([...SDK_SESSION, "--", ...EVERYTHING]);
     assert.equal(live.code, 0, live.stderr);
