@@ -33,9 +33,13 @@ export interface WrapOptions {
   log: (line: string) => void;
 }
 
-/** Indentation and line ends as the file has them, for the values `modify` writes. */
-export function formattingOf(text: string): FormattingOptions {
-  const indent = /^([ \t]+)\S/m.exec(text)?.[1] ?? "  ";
+/**
+ * Indentation and line ends as the file has them, for the values `modify`
+ * writes; undefined for a file on one line, whose new values stay compact.
+ */
+export function formattingOf(text: string): FormattingOptions | undefined {
+  const indent = /^([ \t]+)\S/m.exec(text)?.[1];
+  if (indent === undefined) return undefined;
   return {
     insertSpaces: !indent.startsWith("\t"),
     tabSize: indent.startsWith("\t") ? 1 : indent.length,
