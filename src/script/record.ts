@@ -8,8 +8,8 @@
  * @module
  */
 import { CassetteError, ServerUnreachableError } from "../errors.ts";
-import type { JsonObject } from "../jsonrpc.ts";
-import { StdioClientTransport } from "../client/stdio.ts";
+import type { Json, JsonObject } from "../jsonrpc.ts";
+import { formatCommand, StdioClientTransport } from "../client/stdio.ts";
 import { openTransport } from "../client/target.ts";
 import type { ClientTransport } from "../client/transport.ts";
 // Registers the Streamable HTTP client transport, to drive the HTTP recorder.
@@ -110,11 +110,22 @@ async function startRecorder(options: ScriptedRecordOptions): Promise<Recorder> 
   const flags = options.recorderFlags ?? [];
   if (options.url === undefined) {
     // Always a fresh cassette: a re-run within the append window must not add a session.
-    const transport = new StdioClientTransport(
+    const inner = new StdioClientTransport(
       [...self, "--append-window-ms", "0", ...flags, "--", ...options.command!],
       { echoStderr: true },
     );
-    return { transport, finish: () => transport.closed.catch(() => undefined) };
+    // Messages name the user's server, not our own recorder's long command line.
+    const transport = {
+      describe: `the server command "${formatCommand(options.command!)}" (through the recorder)`,
+      messages: inner.messages,
+      closed: inner.closed,
+      send: (message: Json) => inner.send(message),
+      close: () => inner.close(),
+      get stderrTail() {
+        return inner.stderrTail;
+      },
+    };
+    return { transport, finish: () => inner.closed.catch(() => undefined) };
   }
   const child = runtime.spawnPiped([
     ...self,

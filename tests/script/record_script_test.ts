@@ -239,3 +239,28 @@ test("record --script: a bad playbook is one line naming the file, exit 2, and n
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test("record --script: a server that cannot start is exit 7, named as the user wrote it", async () => {
+  const dir = tempDir();
+  try {
+    const playbook = path.join(dir, "ping.jsonc");
+    writeFileSync(playbook, '{"steps": [{"ping": true}]}');
+    const result = await run([
+      ...CLI,
+      "record",
+      "--script",
+      playbook,
+      "-o",
+      path.join(dir, "c.cassette.jsonl"),
+      "--",
+      path.join(dir, "no-such-server"),
+    ]);
+    assert.equal(result.code, 7, result.stderr);
+    assert.match(
+      result.stderr,
+      /the server command "[^"]*no-such-server" \(through the recorder\) did not complete initialize/,
+    );
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
