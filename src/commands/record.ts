@@ -89,6 +89,7 @@ export const command: Command = {
       const { recordWithPlaybook } = await import("../script/cli.ts");
       return await recordWithPlaybook(values, rest, output, printErr);
     }
+    if (flag(values, "stop-on-error")) throw new UsageError("--stop-on-error needs --script");
     const url = stringOption(values, "url");
     const redactor = await redactorFromOptions(values);
     if (url) {

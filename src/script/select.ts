@@ -11,7 +11,8 @@ import { jsonEqual } from "../json.ts";
 import type { Json } from "../jsonrpc.ts";
 import type { RequestStep as PlannedRequest, VerifyPlan } from "../verify/plan.ts";
 import type { OptionValues } from "../cli/command.ts";
-import { stringOption } from "../cli/command.ts";
+import { flag, stringOption } from "../cli/command.ts";
+import { UsageError } from "../errors.ts";
 import { loadPlaybook, PlaybookError } from "./playbook.ts";
 import type { Playbook } from "./playbook.ts";
 import type { RequestStep } from "./steps.ts";
@@ -72,6 +73,11 @@ export async function planChooserFromFlags(
 ): Promise<((plan: VerifyPlan) => VerifyPlan) | undefined> {
   const file = stringOption(values, "script");
   if (file === undefined) return undefined;
+  if (flag(values, "update")) {
+    throw new UsageError(
+      `verify --script does not take --update: ${cassette} would keep only the chosen exchanges`,
+    );
+  }
   const playbook = await loadPlaybook(file);
   return (plan) => choosePlan(plan, playbook, cassette);
 }

@@ -66,11 +66,31 @@ function wrappedCommand(self: string[], action: WrapAction, server: ServerEntry)
     : [...self, "replay", cassette];
 }
 
-/** True when the entry already starts mcp-cassette. */
+/** True when the entry already starts mcp-cassette: this one, or one written by hand. */
 function isWrapped(self: string[], server: ServerEntry): boolean {
   const command = server.command ?? [];
-  return self.every((part, i) => command[i] === part) &&
-    ["record", "replay"].includes(command[self.length]);
+  const modes = ["record", "replay"];
+  if (self.every((part, i) => command[i] === part) && modes.includes(command[self.length])) {
+    return true;
+  }
+  const program = command[0]?.split(/[\\/]/).at(-1) ?? "";
+  return /^mcp-cassette/.test(program) && modes.includes(command[1]);
+}
+
+/** Refuses two servers whose names make the same cassette file. */
+function checkDistinct(file: string, servers: ServerEntry[]): void {
+  const seen = new Map<string, string>();
+  for (const server of servers) {
+    const name = cassetteName(server.name);
+    const other = seen.get(name);
+    if (other !== undefined) {
+      throw new ConfigError(
+        file,
+        `the servers "${other}" and "${server.name}" would share the cassette ${name}`,
+      );
+    }
+    seen.set(name, server.name);
+  }
 }
 
 /** The entries to rewrite; refuses names the config does not have. */
@@ -139,6 +159,7 @@ export async function wrapConfig(options: WrapOptions): Promise<number> {
   if (stdio.length === 0) {
     throw new ConfigError(options.file, "no stdio server to wrap; nothing changed");
   }
+  checkDistinct(options.file, stdio);
   await prepareDir(options.action, stdio, options.file);
   for (const server of picked.filter((server) => server.url !== undefined)) {
     options.log(

@@ -81,6 +81,19 @@ test("verify --script: only the recorded exchanges the playbook sends are re-sen
     assert.deepEqual(sent, ["initialize", "tools/call", "prompts/list"]);
     assert.equal(report.failed, 0);
 
+    const update = await run([
+      ...CLI,
+      "verify",
+      cassette,
+      "--script",
+      subset,
+      "--update",
+      "--",
+      ...EVERYTHING,
+    ]);
+    assert.equal(update.code, 2, update.stderr);
+    assert.match(update.stderr, /verify --script does not take --update/);
+
     const unknown = path.join(dir, "unknown.jsonc");
     writeFileSync(
       unknown,

@@ -218,6 +218,21 @@ test("wrap: bad input is one line naming the file, exit 2, and nothing written",
         ["--server", "everything", "--replay", path.join(dir, "absent")],
         /mcp\.json: no cassette .*everything\.cassette\.jsonl to replay everything from/,
       ],
+      [
+        '{"mcpServers": {"w": {"command": "/opt/bin/mcp-cassette", "args": ["replay", "w.jsonl"]}}}',
+        ["--all", "--record", "d"],
+        /mcp\.json: already wrapped \(run wrap --unwrap first\); nothing changed/,
+      ],
+      [
+        '{"mcpServers": {"a b": {"command": "x"}, "a_b": {"command": "y"}}}',
+        ["--all", "--record", "d"],
+        /mcp\.json: the servers "a b" and "a_b" would share the cassette a_b\.cassette\.jsonl/,
+      ],
+      [
+        '{"servers": {"web": {"type": "http", "url": "https://example.com/mcp"}}}',
+        ["--all", "--record", "d"],
+        /mcp\.json: no stdio server to wrap; nothing changed/,
+      ],
     ];
     for (const [text, flags, message] of cases) {
       writeFileSync(config, text);
