@@ -63,17 +63,20 @@ function request(label: string, method: string, params?: JsonObject): PlaybookSt
   return { kind: "request", label, method, ...(params ? { params } : {}), expectError: false };
 }
 
-function named(method: string, key: string, field: string) {
+/** A step that names a tool or prompt, with optional `arguments`. */
+function named(method: string, key: string) {
   return (value: unknown, fields: Fields, fail: Fail): PlaybookStep => {
     const name = needString(value, `"${key}"`, fail);
-    const args = optionalObject(fields[field], `"${field}"`, fail);
-    return request(
-      `${key} ${name}`,
-      method,
-      method === "resources/read" || method.startsWith("resources/")
-        ? { uri: name }
-        : { name, ...(args ? { arguments: args } : {}) },
-    );
+    const args = optionalObject(fields.arguments, `"arguments"`, fail);
+    return request(`${key} ${name}`, method, { name, ...(args ? { arguments: args } : {}) });
+  };
+}
+
+/** A step that names a resource by its URI. */
+function byUri(method: string, key: string) {
+  return (value: unknown, _fields: Fields, fail: Fail): PlaybookStep => {
+    const uri = needString(value, `"${key}"`, fail);
+    return request(`${key} ${uri}`, method, { uri });
   };
 }
 
@@ -88,9 +91,9 @@ function completeRef(value: unknown, fail: Fail): JsonObject {
 }
 
 const KINDS: Record<string, Kind> = {
-  call: { extra: ["arguments"], build: named("tools/call", "call", "arguments") },
-  read: { extra: [], build: named("resources/read", "read", "") },
-  prompt: { extra: ["arguments"], build: named("prompts/get", "prompt", "arguments") },
+  call: { extra: ["arguments"], build: named("tools/call", "call") },
+  read: { extra: [], build: byUri("resources/read", "read") },
+  prompt: { extra: ["arguments"], build: named("prompts/get", "prompt") },
   complete: {
     extra: ["argument", "context"],
     build(value, fields, fail) {
@@ -116,8 +119,8 @@ const KINDS: Record<string, Kind> = {
     },
   },
   ping: { extra: [], build: () => request("ping", "ping") },
-  subscribe: { extra: [], build: named("resources/subscribe", "subscribe", "") },
-  unsubscribe: { extra: [], build: named("resources/unsubscribe", "unsubscribe", "") },
+  subscribe: { extra: [], build: byUri("resources/subscribe", "subscribe") },
+  unsubscribe: { extra: [], build: byUri("resources/unsubscribe", "unsubscribe") },
   logLevel: {
     extra: [],
     build: (value, _fields, fail) =>
