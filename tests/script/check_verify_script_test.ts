@@ -4,9 +4,9 @@
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { rmSync, writeFileSync } from "node:fs";
+import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { CLI, EVERYTHING, ROOT, run, tempDir } from "../helpers.ts";
+import { CLI, DENO, EVERYTHING, ROOT, run, tempDir } from "../helpers.ts";
 
 const BASIC = path.join(ROOT, "tests/script/playbooks/everything_basic.jsonc");
 
@@ -113,6 +113,59 @@ test("verify --script: only the recorded exchanges the playbook sends are re-sen
       refused.stderr,
       /unknown\.jsonc: step 1 \(call echo\) was never recorded in .*basic\.cassette\.jsonl/,
     );
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test("a list step follows every page, and verify --script re-sends every page of it", async () => {
+  const dir = tempDir();
+  try {
+    const paged = [
+      DENO,
+      "run",
+      "-A",
+      "--no-check",
+      path.join(ROOT, "tests/fixtures/check/paged_server.ts"),
+    ];
+    const playbook = path.join(dir, "lists.jsonc");
+    writeFileSync(playbook, '{"steps": [{"list": "tools"}, {"call": "tool_7"}]}');
+    const cassette = path.join(dir, "paged.cassette.jsonl");
+    const recorded = await run([
+      ...CLI,
+      "record",
+      "--script",
+      playbook,
+      "-o",
+      cassette,
+      "--",
+      ...paged,
+    ]);
+    assert.equal(recorded.code, 0, recorded.stderr);
+    const cursors = readFileSync(cassette, "utf8").trim().split("\n").map((line) =>
+      JSON.parse(line)
+    )
+      .filter((entry) => entry.dir === "c2s" && entry.msg?.method === "tools/list")
+      .map((entry) => entry.msg.params?.cursor ?? null);
+    assert.deepEqual(cursors, [null, "3", "6"]);
+
+    const only = path.join(dir, "only-lists.jsonc");
+    writeFileSync(only, '{"steps": [{"list": "tools"}]}');
+    const verified = await run([
+      ...CLI,
+      "verify",
+      cassette,
+      "--script",
+      only,
+      "--json",
+      "--",
+      ...paged,
+    ]);
+    assert.equal(verified.code, 0, verified.stderr);
+    const sent = JSON.parse(verified.stdout).exchanges.map((exchange: { method: string }) =>
+      exchange.method
+    );
+    assert.deepEqual(sent, ["initialize", "tools/list", "tools/list", "tools/list"]);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
