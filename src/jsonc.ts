@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { parse, printParseErrorCode } from "jsonc-parser";
+import { findNodeAtLocation, parse, parseTree, printParseErrorCode } from "jsonc-parser";
 import type { ParseError } from "jsonc-parser";
 
 /** Where an offset of `text` falls, 1-based. */
@@ -42,4 +42,18 @@ export function parseJsonc(text: string): JsoncResult {
   if (errors.length === 0) return { ok: true, value };
   const { line, column } = lineAndColumn(text, errors[0].offset);
   return { ok: false, line, column, problem: printParseErrorCode(errors[0].error) };
+}
+
+/**
+ * A function that tells where a value of `text` starts (`line:column`), by
+ * its path of keys and indexes; undefined for a path that is not there.
+ */
+export function jsoncLocator(text: string): (path: (string | number)[]) => string | undefined {
+  const tree = parseTree(text, [], { allowTrailingComma: true, disallowComments: false });
+  return (path) => {
+    const node = tree && findNodeAtLocation(tree, path);
+    if (!node) return undefined;
+    const { line, column } = lineAndColumn(text, node.offset);
+    return `${line}:${column}`;
+  };
 }

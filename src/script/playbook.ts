@@ -8,7 +8,7 @@
  */
 import { CassetteError } from "../errors.ts";
 import type { JsonObject } from "../jsonrpc.ts";
-import { parseJsonc } from "../jsonc.ts";
+import { jsoncLocator, parseJsonc } from "../jsonc.ts";
 import { runtime } from "../runtime/mod.ts";
 import { isObject } from "./fields.ts";
 import type { Fail } from "./fields.ts";
@@ -43,14 +43,15 @@ export interface Playbook {
 
 const TOP_KEYS = new Set(["client", "capabilities", "protocolVersion", "answers", "steps"]);
 
-function parseText(text: string, file: string, fail: Fail): Promise<unknown> | unknown {
+function parseText(text: string, file: string): Promise<unknown> | unknown {
   if (/\.toml$/i.test(file)) {
     return import("smol-toml").then(({ parse }) => {
       try {
         return parse(text);
       } catch (error) {
-        const first = (error as Error).message.split("\n")[0];
-        return fail(`not valid TOML: ${first}`);
+        const { message, line, column } = error as Error & { line?: number; column?: number };
+        const where = line !== undefined ? `${file}:${line}:${column ?? 1}` : file;
+        throw new PlaybookError(where, `not valid TOML: ${message.split("\n")[0]}`);
       }
     });
   }
@@ -96,14 +97,26 @@ function capabilitiesFor(answers: PlaybookAnswers): JsonObject {
   return capabilities;
 }
 
-/** Checks an already parsed playbook document; `file` names it in messages. */
-export function playbookFrom(value: unknown, file: string): Playbook {
+/** Where a value of the playbook is (`line:column`), by its path, when the format can tell. */
+export type Locate = (path: (string | number)[]) => string | undefined;
+
+/**
+ * Checks an already parsed playbook document; `file` names it in messages,
+ * with the line and column of the step at fault when `locate` knows them.
+ */
+export function playbookFrom(value: unknown, file: string, locate?: Locate): Playbook {
   const fail: Fail = (problem) => {
     throw new PlaybookError(file, problem);
   };
+  const failAt = (path: (string | number)[]): Fail => (problem) => {
+    const place = locate?.(path);
+    throw new PlaybookError(place ? `${file}:${place}` : file, problem);
+  };
   if (!isObject(value)) return fail(`a playbook is an object with "steps"`);
   for (const key of Object.keys(value)) {
-    if (!TOP_KEYS.has(key)) fail(`unknown field "${key}" (known: ${[...TOP_KEYS].join(", ")})`);
+    if (!TOP_KEYS.has(key)) {
+      failAt([key])(`unknown field "${key}" (known: ${[...TOP_KEYS].join(", ")})`);
+    }
   }
   if (!Array.isArray(value.steps) || value.steps.length === 0) {
     fail(`"steps" must be a list of at least one step`);
@@ -116,7 +129,7 @@ export function playbookFrom(value: unknown, file: string): Playbook {
     fail(`"protocolVersion" must be a string such as "2025-11-25"`);
   }
   const steps = (value.steps as unknown[]).map((step, index) =>
-    parseStep(step, (problem) => fail(`steps[${index}]: ${problem}`))
+    parseStep(step, (problem) => failAt(["steps", index])(`steps[${index}]: ${problem}`))
   );
   return {
     file,
@@ -136,7 +149,8 @@ export async function parsePlaybook(text: string, file: string): Promise<Playboo
     throw new PlaybookError(file, problem);
   };
   if (text.trim() === "") fail(`the playbook is empty (expected {"steps": [...]})`);
-  return playbookFrom(await parseText(text, file, fail), file);
+  const toml = /\.toml$/i.test(file);
+  return playbookFrom(await parseText(text, file), file, toml ? undefined : jsoncLocator(text));
 }
 
 /** Reads and parses a playbook file. */

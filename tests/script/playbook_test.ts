@@ -163,37 +163,47 @@ test("mistakes are one line naming the file and the place, exit 2", async () => 
     [
       '{"steps": [{"call": "a"}, {"cal": "a"}]}',
       "p.jsonc",
-      'p.jsonc: steps[1]: unknown step kind "cal" (known: call, read, prompt, complete, list, ping, subscribe, unsubscribe, logLevel, request, notify, wait)',
+      'p.jsonc:1:27: steps[1]: unknown step kind "cal" (known: call, read, prompt, complete, list, ping, subscribe, unsubscribe, logLevel, request, notify, wait)',
     ],
     [
       '{"steps": [{"call": "a", "read": "b"}]}',
       "p.jsonc",
-      "p.jsonc: steps[0]: one step kind per step, not call and read",
+      "p.jsonc:1:12: steps[0]: one step kind per step, not call and read",
     ],
     [
       '{"steps": [{"call": "a", "argumnts": {}}]}',
       "p.jsonc",
-      'p.jsonc: steps[0]: unknown field "argumnts" for a call step (known: arguments, label, timeoutMs, expectError)',
+      'p.jsonc:1:12: steps[0]: unknown field "argumnts" for a call step (known: arguments, label, timeoutMs, expectError)',
     ],
     [
       '{"steps": [{"list": "everything"}]}',
       "p.jsonc",
-      'p.jsonc: steps[0]: "list" must be one of tools, resources, templates, resourceTemplates, prompts',
+      'p.jsonc:1:12: steps[0]: "list" must be one of tools, resources, templates, resourceTemplates, prompts',
     ],
     [
       '{"steps": [{"notify": "x", "expectError": true}]}',
       "p.jsonc",
-      'p.jsonc: steps[0]: "expectError" and "timeoutMs" belong to steps that wait for an answer',
+      'p.jsonc:1:12: steps[0]: "expectError" and "timeoutMs" belong to steps that wait for an answer',
     ],
     [
       '{"step": []}',
       "p.jsonc",
-      'p.jsonc: unknown field "step" (known: client, capabilities, protocolVersion, answers, steps)',
+      'p.jsonc:1:10: unknown field "step" (known: client, capabilities, protocolVersion, answers, steps)',
     ],
     [
       '{"steps": [{"ping": 1}], "answers": {"sampler": "x"}}',
       "p.jsonc",
       'p.jsonc: unknown field "answers.sampler" (known: sampling, elicitation, roots)',
+    ],
+    [
+      '{\n  // two steps\n  "steps": [\n    {"call": "a"},\n    {"cal": "a"},\n  ],\n}',
+      "p.jsonc",
+      'p.jsonc:5:5: steps[1]: unknown step kind "cal" (known: call, read, prompt, complete, list, ping, subscribe, unsubscribe, logLevel, request, notify, wait)',
+    ],
+    [
+      "[[steps]\ncall = 1",
+      "p.toml",
+      "p.toml:1:9: not valid TOML: Invalid TOML document: expected end of table array declaration",
     ],
     ["steps = 3", "p.toml", 'p.toml: "steps" must be a list of at least one step'],
     [

@@ -211,9 +211,9 @@ test("record --script: a bad playbook is one line naming the file, exit 2, and n
       [
         "kind.jsonc",
         '{"steps": [{"call": "echo"}, {"cal": "echo"}]}',
-        /kind\.jsonc: steps\[1\]: unknown step kind "cal" \(known: call, read, prompt/,
+        /kind\.jsonc:1:30: steps\[1\]: unknown step kind "cal" \(known: call, read, prompt/,
       ],
-      ["broken.toml", "[[steps]\ncall = 1", /broken\.toml: not valid TOML/],
+      ["broken.toml", "[[steps]\ncall = 1", /broken\.toml:1:9: not valid TOML/],
       ["empty.jsonc", '{"steps": []}', /empty\.jsonc: "steps" must be a list of at least one step/],
     ];
     for (const [name, text, message] of cases) {
