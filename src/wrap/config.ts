@@ -21,8 +21,10 @@ export interface ServerEntry {
   name: string;
   /** The command line of a stdio server. */
   command?: string[];
-  /** The URL of a server reached over HTTP. */
+  /** The URL of a server reached over HTTP (`url`, or Windsurf's `serverUrl`). */
   url?: string;
+  /** Why the entry cannot be wrapped (refused only when it is chosen). */
+  problem?: string;
 }
 
 /** A parsed config: where its servers live, and the servers. */
@@ -38,15 +40,16 @@ function isObject(value: unknown): value is Record_ {
   return value !== null && typeof value === "object" && !Array.isArray(value);
 }
 
-function entryOf(file: string, key: string, name: string, value: unknown): ServerEntry {
-  if (!isObject(value)) throw new ConfigError(file, `${key}.${name} is not an object`);
-  if (typeof value.url === "string") return { name, url: value.url };
+function entryOf(key: string, name: string, value: unknown): ServerEntry {
+  if (!isObject(value)) return { name, problem: `${key}.${name} is not an object` };
+  const url = typeof value.url === "string" ? value.url : value.serverUrl;
+  if (typeof url === "string") return { name, url };
   if (typeof value.command !== "string" || value.command === "") {
-    throw new ConfigError(file, `${key}.${name} has neither a "command" nor a "url"`);
+    return { name, problem: `${key}.${name} has neither a "command" nor a "url"` };
   }
   const args = value.args ?? [];
   if (!Array.isArray(args) || !args.every((arg) => typeof arg === "string")) {
-    throw new ConfigError(file, `${key}.${name}.args must be a list of strings`);
+    return { name, problem: `${key}.${name}.args must be a list of strings` };
   }
   return { name, command: [value.command, ...args] };
 }
@@ -67,7 +70,7 @@ export function parseClientConfig(text: string, file: string): ClientConfig {
     throw new ConfigError(file, `no "mcpServers" or "servers" object: not an MCP client config`);
   }
   const servers = Object.entries(root[key] as Record_).map(([name, value]) =>
-    entryOf(file, key, name, value)
+    entryOf(key, name, value)
   );
   return { key, servers };
 }

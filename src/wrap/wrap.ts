@@ -149,6 +149,8 @@ export async function wrapConfig(options: WrapOptions): Promise<number> {
   const config = parseClientConfig(text, options.file);
   const backup = options.file + BACKUP_SUFFIX;
   const picked = chosen(config, options);
+  const broken = picked.find((server) => server.problem !== undefined);
+  if (broken) throw new ConfigError(options.file, broken.problem!);
   if (await exists(backup) || picked.some((server) => isWrapped(self, server))) {
     throw new ConfigError(
       options.file,

@@ -229,6 +229,11 @@ test("wrap: bad input is one line naming the file, exit 2, and nothing written",
         /mcp\.json: the servers "a b" and "a_b" would share the cassette a_b\.cassette\.jsonl/,
       ],
       [
+        '{"mcpServers": {"ok": {"command": "x"}, "b": {"args": []}}}',
+        ["--server", "b", "--record", "d"],
+        /mcp\.json: mcpServers\.b has neither a "command" nor a "url"/,
+      ],
+      [
         '{"servers": {"web": {"type": "http", "url": "https://example.com/mcp"}}}',
         ["--all", "--record", "d"],
         /mcp\.json: no stdio server to wrap; nothing changed/,
