@@ -30,6 +30,8 @@ import {
 import type { VerifyReport } from "../verify/run.ts";
 import { verifyCassette } from "../verify/mod.ts";
 import { targetFromInput } from "./check.ts";
+import { SCRIPT_OPTIONS } from "../script/options.ts";
+import { planChooserFromFlags } from "../script/select.ts";
 
 function parseGrade(value: string | undefined): GradeLetter | undefined {
   if (value === undefined) return undefined;
@@ -163,6 +165,10 @@ export const command: Command = {
       description: "Also write a shields.io endpoint badge JSON",
     },
     color: { type: "boolean", description: "Colour the console report (NO_COLOR still wins)" },
+    script: {
+      ...SCRIPT_OPTIONS.script,
+      description: "Re-send only the recorded exchanges this playbook sends (docs/playbooks.md)",
+    },
   },
   async run(input) {
     if (input.positionals.length !== 1) {
@@ -176,9 +182,11 @@ export const command: Command = {
     const ignorePaths = stringList(input.values, "ignore-path");
     compileIgnorePaths(ignorePaths);
     const allowDestructive = flag(input.values, "allow-destructive");
+    const choose = await planChooserFromFlags(input.values, cassettePath);
     if (flag(input.values, "dry-run")) {
       optionalTarget(input);
-      const plan = buildPlan(await loadCassette(cassettePath), { allowDestructive });
+      const built = buildPlan(await loadCassette(cassettePath), { allowDestructive });
+      const plan = choose ? choose(built) : built;
       await printOut(
         flag(input.values, "json") ? dryRunJson(plan) : formatDryRun(cassettePath, plan),
       );
@@ -199,6 +207,7 @@ export const command: Command = {
       allowDestructive,
       updatePath: flag(input.values, "update") ? cassettePath : undefined,
       serverName: describeTarget(target),
+      choose,
     });
     await writeReports(input, report);
     const gradeMissed = minGrade !== undefined && !meetsGrade(report.grade.letter, minGrade);

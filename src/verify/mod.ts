@@ -20,6 +20,7 @@ import { describeTarget, openTransport } from "../client/target.ts";
 import type { ServerTarget } from "../client/target.ts";
 import { DEFAULT_REQUEST_TIMEOUT_MS } from "../client/connection.ts";
 import { buildPlan } from "./plan.ts";
+import type { VerifyPlan } from "./plan.ts";
 import { compileIgnorePaths } from "./normalize.ts";
 import { runVerify } from "./run.ts";
 import type { VerifyReport } from "./run.ts";
@@ -45,12 +46,15 @@ export interface VerifyOptions {
   updatePath?: string;
   /** Name of the server in reports (default: its command line or URL). */
   serverName?: string;
+  /** Cuts the plan down before anything is sent (`--script`). */
+  choose?: (plan: VerifyPlan) => VerifyPlan;
 }
 
 /** Loads, plans, runs and grades; optionally writes the fresh cassette. */
 export async function verifyCassette(options: VerifyOptions): Promise<VerifyReport> {
   const cassette = await loadCassette(options.cassette);
-  const plan = buildPlan(cassette, { allowDestructive: options.allowDestructive });
+  const built = buildPlan(cassette, { allowDestructive: options.allowDestructive });
+  const plan = options.choose ? options.choose(built) : built;
   const entries: Entry[] = [];
   const report = await runVerify(plan, {
     cassettePath: options.cassette,
