@@ -21,6 +21,7 @@ import { readRunReport } from "../modes/run_report.ts";
 import type { RunAction } from "../modes/run_report.ts";
 import { checkReport } from "./verdict.ts";
 import { beingWritten } from "../claim/claim.ts";
+import { withTestingConfig } from "../config/testing.ts";
 
 /** Options of {@linkcode startCassette}. */
 export interface CassetteOptions {
@@ -109,7 +110,9 @@ function recordingId(): string {
  * await server.finish(); // throws ReplayMissError on a request the cassette cannot answer
  * ```
  */
-export async function startCassette(options: CassetteOptions): Promise<CassetteServer> {
+export async function startCassette(given: CassetteOptions): Promise<CassetteServer> {
+  // What the test did not pass comes from [testing] in mcp-cassette.toml.
+  const { options, recordArgs } = await withTestingConfig(given);
   const mode = resolveRecordMode(options.mode);
   const cassette = path.resolve(runtime.cwd(), options.path);
   await checkCassetteFolder(cassette);
@@ -143,6 +146,7 @@ export async function startCassette(options: CassetteOptions): Promise<CassetteS
       group,
       "--run-log",
       runLog,
+      ...recordArgs,
       "--",
       ...server,
     ]

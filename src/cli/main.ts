@@ -7,10 +7,15 @@ import { CassetteError, describeError, ExitCode, UsageError } from "../errors.ts
 import { runtime } from "../runtime/mod.ts";
 import { RECORDER_VERSION } from "../cassette/format.ts";
 import type { Command, CommandInput } from "./command.ts";
-import { loadCommand, loadCommands } from "./registry.ts";
+import { commandNames, loadCommand, loadCommands } from "./registry.ts";
 import { parseArgList } from "./args.ts";
 import type { ArgSpec } from "./args.ts";
 import { printErr, printOut } from "./output.ts";
+import { closestName } from "./suggest.ts";
+import { CONFIG_SECTIONS, loadConfig } from "../config/file.ts";
+import type { ConfigSection } from "../config/file.ts";
+import { describeSource, resolveOptions } from "../config/options.ts";
+import type { SettingSource } from "../config/options.ts";
 
 /** The overview printed by `mcp-cassette --help`. */
 export async function overview(): Promise<string> {
@@ -71,6 +76,43 @@ function parseCommandArgs(command: Command, args: string[]): CommandInput {
   }
 }
 
+/** Settings the command did not get as flags, from the environment and mcp-cassette.toml. */
+async function withConfig(
+  command: Command,
+  input: CommandInput,
+): Promise<Map<string, SettingSource>> {
+  if (!(CONFIG_SECTIONS as readonly string[]).includes(command.name)) return new Map();
+  const explicit = typeof input.values.config === "string" ? input.values.config : undefined;
+  const file = await loadConfig(explicit);
+  const resolved = resolveOptions(
+    command.name as ConfigSection,
+    command.options,
+    input.values,
+    file,
+  );
+  input.values = resolved.values;
+  return resolved.sources;
+}
+
+/**
+ * A bad option value names the flag (`--timeout-ms must be…`); when the value
+ * came from the file or the environment, say so, or the user looks for a flag
+ * they never typed.
+ */
+function withSource(message: string, sources: Map<string, SettingSource>): string {
+  const name = message.match(/^--([\w-]+)/)?.[1];
+  const source = name === undefined ? undefined : sources.get(name);
+  if (!source || source.from === "flag" || source.from === "default") return message;
+  return `${message} (set by ${describeSource(source)})`;
+}
+
+/** One line for a mistyped command, with the closest command name. */
+function unknownCommand(name: string): string {
+  const guess = closestName(name, commandNames);
+  return `mcp-cassette: Unknown command '${name}'` + (guess ? `. Did you mean '${guess}'?` : "") +
+    "\nRun 'mcp-cassette --help' for the commands.\n";
+}
+
 /** Runs the CLI with `args`; resolves with the exit code. */
 export async function main(args: readonly string[]): Promise<number> {
   const [name, ...rest] = args;
@@ -85,7 +127,7 @@ export async function main(args: readonly string[]): Promise<number> {
   }
   const command = await loadCommand(name);
   if (!command) {
-    runtime.writeStderr(`mcp-cassette: unknown command "${name}"\n\n${await overview()}\n`);
+    runtime.writeStderr(unknownCommand(name));
     return ExitCode.BadInput;
   }
   let input: CommandInput;
@@ -93,7 +135,8 @@ export async function main(args: readonly string[]): Promise<number> {
     input = parseCommandArgs(command, [...rest]);
   } catch (error) {
     runtime.writeStderr(
-      `mcp-cassette ${name}: ${describeError(error)}\n\n${commandHelp(command)}\n`,
+      `mcp-cassette ${name}: ${describeError(error)}\n` +
+        `Run 'mcp-cassette ${name} --help' for the options.\n`,
     );
     return ExitCode.BadInput;
   }
@@ -101,11 +144,13 @@ export async function main(args: readonly string[]): Promise<number> {
     await printOut(commandHelp(command) + "\n");
     return ExitCode.Ok;
   }
+  let sources = new Map<string, SettingSource>();
   try {
+    sources = await withConfig(command, input);
     return await command.run(input);
   } catch (error) {
     if (error instanceof CassetteError) {
-      runtime.writeStderr(`mcp-cassette ${name}: ${describeError(error)}\n`);
+      runtime.writeStderr(`mcp-cassette ${name}: ${withSource(describeError(error), sources)}\n`);
       return error.exitCode;
     }
     // Not a user mistake: keep the stack, it is a bug report.
