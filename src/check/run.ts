@@ -10,6 +10,7 @@ import { initialize, listAll } from "../client/session.ts";
 import type { ClientTransport } from "../client/transport.ts";
 import { CassetteError } from "../errors.ts";
 import { checkToolSchema } from "./schema.ts";
+import { explainStartFailure } from "./start_failure.ts";
 import type { Severity } from "./schema.ts";
 
 /** One finding of `check`. */
@@ -131,7 +132,11 @@ export async function runCheck(
 ): Promise<CheckReport> {
   const connection = new McpConnection(transport, { timeoutMs: options.timeoutMs });
   try {
-    const hello = await initialize(connection, { timeoutMs: options.timeoutMs });
+    const hello = await initialize(connection, { timeoutMs: options.timeoutMs }).catch(
+      async (error) => {
+        throw await explainStartFailure(error, transport);
+      },
+    );
     const findings: CheckFinding[] = [];
     const capabilities = hello.capabilities;
     const counts: SurfaceCounts = {
