@@ -6,7 +6,7 @@
 import { SERVER_TARGET_OPTIONS } from "./shared_options.ts";
 import type { Command, CommandInput } from "../cli/command.ts";
 import { flag, positiveInt, stringOption } from "../cli/command.ts";
-import { printOut } from "../cli/output.ts";
+import { colorEnabled, printOut } from "../cli/output.ts";
 import { ExitCode, UsageError } from "../errors.ts";
 import { splitCommandLine } from "../client/command_line.ts";
 import { assertTargetAvailable, openTransport } from "../client/target.ts";
@@ -65,7 +65,11 @@ export const command: Command = {
     const target = targetFromInput(input, "check");
     const timeoutMs = positiveInt(stringOption(input.values, "timeout-ms"), "timeout-ms", 10_000);
     const report = await runCheck(openTransport(target, "check"), { timeoutMs });
-    await printOut(flag(input.values, "json") ? formatCheckJson(report) : formatCheckText(report));
+    await printOut(
+      flag(input.values, "json")
+        ? formatCheckJson(report)
+        : formatCheckText(report, { color: colorEnabled("stdout") }),
+    );
     return report.result === "PASS" ? ExitCode.Ok : ExitCode.Failed;
   },
 };

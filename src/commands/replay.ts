@@ -6,7 +6,7 @@
 import type { Command, OptionValues } from "../cli/command.ts";
 import { flag, positiveInt, stringList, stringOption } from "../cli/command.ts";
 import type { CassetteHeader, RedactionInfo } from "../cassette/format.ts";
-import { printErr } from "../cli/output.ts";
+import { colorEnabled, paint, printErr } from "../cli/output.ts";
 import { loadCassette } from "../cassette/reader.ts";
 import { ExitCode, UsageError } from "../errors.ts";
 import { parsePacing } from "../faults/pacing.ts";
@@ -117,7 +117,7 @@ export const command: Command = {
     }
     const cassette = await loadCassette(positionals[0]);
     const quiet = flag(values, "quiet");
-    const log = quiet ? () => {} : (line: string) => printErr(`mcp-cassette: ${line}`);
+    const log = quiet ? () => {} : (line: string) => printErr(`mcp-cassette: ${missPaint(line)}`);
     const engine = new ReplayEngine(cassette, await replayOptions(values, log, cassette.header));
     const listen = stringOption(values, "listen");
     const report = listen
@@ -246,11 +246,16 @@ async function loadFaults(file: string, seed: string | undefined) {
   );
 }
 
+/** A miss line in red when stderr takes colour; other lines as they are. */
+function missPaint(line: string): string {
+  return line.startsWith("miss") ? paint(line, "red", colorEnabled("stderr")) : line;
+}
+
 /** Prints the end-of-session report and picks the exit code. */
 export function finishReport(report: ReplayReport, values: OptionValues, quiet: boolean): number {
   const lines = formatReport(report);
   for (const line of quiet ? lines.filter((text) => text.startsWith("miss")) : lines) {
-    printErr(`mcp-cassette: ${line}`);
+    printErr(`mcp-cassette: ${missPaint(line)}`);
   }
   if (report.misses.length > 0) return ExitCode.ReplayMiss;
   if (flag(values, "fail-on-unplayed") && report.unplayed.length > 0) return ExitCode.ReplayMiss;
