@@ -54,7 +54,8 @@ export function locateKeys(text: string): KeyLines {
   const remember = (id: string, line: number) => {
     if (!found.has(id)) found.set(id, line);
   };
-  let section: string | undefined;
+  // undefined: the top level; null: inside a nested table, whose keys are not placed.
+  let section: string | null | undefined;
   let inMultiline = false;
   text.split(/\r?\n/).forEach((line, index) => {
     const number = index + 1;
@@ -64,12 +65,15 @@ export function locateKeys(text: string): KeyLines {
     }
     const header = line.match(HEADER);
     if (header && !line.trimStart().startsWith("[[")) {
-      section = keyParts(header[1])[0];
-      if (section !== undefined) remember(`[${section}]`, number);
+      const parts = keyParts(header[1]);
+      remember(`[${parts[0]}]`, number);
+      // `[replay.more]` is the key `more` of [replay]; the keys under it are not [replay]'s.
+      if (parts.length > 1) remember(`${parts[0]}\u0000${parts[1]}`, number);
+      section = parts.length === 1 ? parts[0] : null;
       return;
     }
     const key = line.match(KEY);
-    if (key) {
+    if (key && section !== null) {
       const parts = keyParts(key[0].slice(0, key[0].lastIndexOf("=")));
       if (section !== undefined) remember(`${section}\u0000${parts[0]}`, number);
       else if (parts.length > 1) {
