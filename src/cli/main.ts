@@ -12,7 +12,7 @@ import { parseArgList } from "./args.ts";
 import type { ArgSpec } from "./args.ts";
 import { printErr, printOut } from "./output.ts";
 import { closestName } from "./suggest.ts";
-import { CONFIG_SECTIONS, loadConfig } from "../config/file.ts";
+import { CONFIG_SECTIONS, findConfigFile, loadConfig } from "../config/file.ts";
 import type { ConfigSection } from "../config/file.ts";
 import { describeSource, resolveOptions } from "../config/options.ts";
 import type { SettingSource } from "../config/options.ts";
@@ -80,10 +80,11 @@ function parseCommandArgs(command: Command, args: string[]): CommandInput {
 async function withConfig(
   command: Command,
   input: CommandInput,
+  lookup: Promise<string | undefined> | undefined,
 ): Promise<Map<string, SettingSource>> {
-  if (!(CONFIG_SECTIONS as readonly string[]).includes(command.name)) return new Map();
+  if (!lookup) return new Map();
   const explicit = typeof input.values.config === "string" ? input.values.config : undefined;
-  const file = await loadConfig(explicit);
+  const file = await loadConfig(explicit, lookup);
   const resolved = resolveOptions(
     command.name as ConfigSection,
     command.options,
@@ -125,6 +126,10 @@ export async function main(args: readonly string[]): Promise<number> {
     await printOut(`mcp-cassette ${RECORDER_VERSION}\n`);
     return ExitCode.Ok;
   }
+  // Started before the command loads, so that its file system calls overlap the module loading.
+  const lookup = (CONFIG_SECTIONS as readonly string[]).includes(name)
+    ? findConfigFile().catch(() => undefined)
+    : undefined;
   const command = await loadCommand(name);
   if (!command) {
     runtime.writeStderr(unknownCommand(name));
@@ -146,7 +151,7 @@ export async function main(args: readonly string[]): Promise<number> {
   }
   let sources = new Map<string, SettingSource>();
   try {
-    sources = await withConfig(command, input);
+    sources = await withConfig(command, input, lookup);
     return await command.run(input);
   } catch (error) {
     if (error instanceof CassetteError) {

@@ -50,13 +50,30 @@ export function where(file: string, line: number | undefined): string {
   return line ? `${file}:${line}` : file;
 }
 
-/** The nearest config file at or above `start`, or undefined when there is none. */
+let parser: Promise<typeof import("smol-toml")> | undefined;
+
+/**
+ * The TOML parser, loaded once and only when there is a file: replay starts
+ * in every client session and most have no config.
+ */
+function tomlParser(): Promise<typeof import("smol-toml")> {
+  return parser ??= import("smol-toml");
+}
+
+/**
+ * The nearest config file at or above `start`, or undefined when there is
+ * none. Finding one starts loading the parser, to overlap whatever the caller
+ * does before it reads the file.
+ */
 export async function findConfigFile(start: string = runtime.cwd()): Promise<string | undefined> {
   let dir = start.replace(/\/+$/, "") || "/";
   for (;;) {
     const candidate = dir === "/" ? `/${CONFIG_FILE}` : `${dir}/${CONFIG_FILE}`;
     const info = await runtime.stat(candidate).catch(() => undefined);
-    if (info?.isFile || info?.isSymlink) return candidate;
+    if (info?.isFile || info?.isSymlink) {
+      tomlParser().catch(() => {});
+      return candidate;
+    }
     if (dir === "/" || dir === ".") return undefined;
     dir = dirname(dir);
   }
@@ -68,8 +85,7 @@ function isTable(value: unknown): value is Record<string, unknown> {
 }
 
 async function parseToml(path: string, text: string): Promise<Record<string, unknown>> {
-  // Loaded only when there is a file: replay starts in every client session.
-  const { parse } = await import("smol-toml");
+  const { parse } = await tomlParser();
   try {
     return parse(text) as Record<string, unknown>;
   } catch (error) {
@@ -118,14 +134,18 @@ export async function readConfigFile(path: string): Promise<ConfigFile> {
 
 /**
  * The config in effect: `explicit` when given (it must exist), else the
- * nearest `mcp-cassette.toml`, else undefined.
+ * nearest `mcp-cassette.toml` (`lookup`: a {@linkcode findConfigFile} already
+ * under way), else undefined.
  */
-export async function loadConfig(explicit?: string): Promise<ConfigFile | undefined> {
+export async function loadConfig(
+  explicit?: string,
+  lookup?: Promise<string | undefined>,
+): Promise<ConfigFile | undefined> {
   if (explicit !== undefined) {
     const path = explicit.startsWith("/") ? explicit : `${runtime.cwd()}/${explicit}`;
     if (!await runtime.stat(path)) throw new ConfigError(`${explicit}: no such config file`);
     return await readConfigFile(path);
   }
-  const found = await findConfigFile();
+  const found = await (lookup ?? findConfigFile());
   return found ? await readConfigFile(found) : undefined;
 }
