@@ -8,6 +8,7 @@ import assert from "node:assert/strict";
 import path from "node:path";
 import { rmSync } from "node:fs";
 import { closestName, editDistance } from "../../src/cli/suggest.ts";
+import { failureReason } from "../../src/check/start_failure.ts";
 import { CLI, NODE, run, tempDir } from "../helpers.ts";
 
 test("editDistance and closestName: transpositions, typos, prefixes, and nothing for strangers", () => {
@@ -64,4 +65,37 @@ test("check -- node missing.js: the server's own reason (Cannot find module), no
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+});
+
+test("failureReason: the line that states the error, from Node, Python and Deno; else the last telling line", () => {
+  const node = [
+    "node:internal/modules/cjs/loader:1210",
+    "  throw err;",
+    "  ^",
+    "",
+    "Error: Cannot find module '/srv/missing.js'",
+    "    at Module._resolveFilename (node:internal/modules/cjs/loader:1207:15)",
+    "  code: 'MODULE_NOT_FOUND',",
+    "  requireStack: []",
+    "}",
+    "",
+    "Node.js v20.20.2",
+  ];
+  assert.equal(failureReason(node), "Error: Cannot find module '/srv/missing.js'");
+  const python = [
+    "Traceback (most recent call last):",
+    '  File "/srv/server.py", line 1, in <module>',
+    "    import nosuch",
+    "ModuleNotFoundError: No module named 'nosuch'",
+  ];
+  assert.equal(failureReason(python), "ModuleNotFoundError: No module named 'nosuch'");
+  assert.equal(
+    failureReason(['error: Module not found "file:///srv/main.ts".']),
+    'error: Module not found "file:///srv/main.ts".',
+  );
+  assert.equal(
+    failureReason(["starting", "port 8080 already in use", "Node.js v20.20.2"]),
+    "port 8080 already in use",
+  );
+  assert.equal(failureReason([]), undefined);
 });
