@@ -40,8 +40,13 @@ export interface ConfigFile {
   section(section: ConfigSection): Map<string, ConfigEntry>;
 }
 
+/** True for `/x` and, on Windows, `C:\x` or `\\server\x`. */
+export function isAbsolute(path: string): boolean {
+  return path.startsWith("/") || path.startsWith("\\") || /^[A-Za-z]:[\\/]/.test(path);
+}
+
 function dirname(path: string): string {
-  const slash = path.lastIndexOf("/");
+  const slash = Math.max(path.lastIndexOf("/"), path.lastIndexOf("\\"));
   return slash === -1 ? "." : path.slice(0, slash) || "/";
 }
 
@@ -66,7 +71,7 @@ function tomlParser(): Promise<typeof import("smol-toml")> {
  * does before it reads the file.
  */
 export async function findConfigFile(start: string = runtime.cwd()): Promise<string | undefined> {
-  let dir = start.replace(/\/+$/, "") || "/";
+  let dir = start.replace(/[\\/]+$/, "") || "/";
   for (;;) {
     const candidate = dir === "/" ? `/${CONFIG_FILE}` : `${dir}/${CONFIG_FILE}`;
     const info = await runtime.stat(candidate).catch(() => undefined);
@@ -142,7 +147,7 @@ export async function loadConfig(
   lookup?: Promise<string | undefined>,
 ): Promise<ConfigFile | undefined> {
   if (explicit !== undefined) {
-    const path = explicit.startsWith("/") ? explicit : `${runtime.cwd()}/${explicit}`;
+    const path = isAbsolute(explicit) ? explicit : `${runtime.cwd()}/${explicit}`;
     if (!await runtime.stat(path)) throw new ConfigError(`${explicit}: no such config file`);
     return await readConfigFile(path);
   }

@@ -10,7 +10,7 @@
 import type { OptionSpec, OptionValues } from "../cli/command.ts";
 import { closestName } from "../cli/suggest.ts";
 import { runtime } from "../runtime/mod.ts";
-import { ConfigError, where } from "./file.ts";
+import { ConfigError, isAbsolute, where } from "./file.ts";
 import type { ConfigEntry, ConfigFile, ConfigSection } from "./file.ts";
 
 /** Where a setting's value came from. */
@@ -68,7 +68,7 @@ function scalarOf(value: unknown, spec: OptionSpec): string | undefined {
 
 function resolvePath(value: string, spec: OptionSpec, dir: string): string {
   if (!spec.valueName || !PATH_VALUES.has(spec.valueName)) return value;
-  return value.startsWith("/") || value === "-" ? value : `${dir}/${value}`;
+  return isAbsolute(value) || value === "-" ? value : `${dir}/${value}`;
 }
 
 /** Checks a file value against the option's type; throws naming the file, line and key. */

@@ -9,7 +9,7 @@ import type { OptionSpec } from "../cli/command.ts";
 import { stringList, stringOption } from "../cli/command.ts";
 import { MODE_ENV, parseRecordMode } from "../modes/mode.ts";
 import { runtime } from "../runtime/mod.ts";
-import { ConfigError, loadConfig } from "./file.ts";
+import { ConfigError, isAbsolute, loadConfig } from "./file.ts";
 import { describeSource, resolveOptions } from "./options.ts";
 import type { ResolvedOptions } from "./options.ts";
 
@@ -102,7 +102,7 @@ export async function withTestingConfig<T extends TestingOptions>(
 ): Promise<TestingPlan<T>> {
   const { values } = await testingSettings();
   const dir = stringOption(values, "cassette-dir");
-  const relative = !given.path.startsWith("/") && !/^[A-Za-z]:[\\/]/.test(given.path);
+  const relative = !isAbsolute(given.path);
   const redaction = [
     ...repeat("--redact", stringList(values, "redact")),
     ...repeat("--pack", stringList(values, "pack")),
