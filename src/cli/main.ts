@@ -107,11 +107,16 @@ function withSource(message: string, sources: Map<string, SettingSource>): strin
   return `${message} (set by ${describeSource(source)})`;
 }
 
-/** One line for a mistyped command, with the closest command name. */
+/** One line for a mistyped command (or top-level option), with the closest known name. */
 function unknownCommand(name: string): string {
-  const guess = closestName(name, commandNames);
-  return `mcp-cassette: Unknown command '${name}'` + (guess ? `. Did you mean '${guess}'?` : "") +
-    "\nRun 'mcp-cassette --help' for the commands.\n";
+  const option = name.startsWith("-");
+  const guess = option
+    ? closestName(name.replace(/^-+/, ""), ["help", "version"])
+    : closestName(name, commandNames);
+  const what = option ? "option" : "command";
+  const suggestion = guess ? `. Did you mean '${option ? "--" : ""}${guess}'?` : "";
+  return `mcp-cassette: Unknown ${what} '${name}'${suggestion}\n` +
+    "Run 'mcp-cassette --help' for the commands.\n";
 }
 
 /** Runs the CLI with `args`; resolves with the exit code. */

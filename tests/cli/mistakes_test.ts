@@ -49,6 +49,12 @@ test("a mistyped command: one line naming the closest command, exit 2", async ()
       "Run 'mcp-cassette --help' for the commands.\n",
   );
   assert.match((await run([...CLI, "verfy"])).stderr, /Did you mean 'verify'\?/);
+  const option = await run([...CLI, "--verison"]);
+  assert.equal(option.code, 2);
+  assert.match(
+    option.stderr,
+    /^mcp-cassette: Unknown option '--verison'\. Did you mean '--version'\?\n/,
+  );
 });
 
 test("check -- node missing.js: the server's own reason (Cannot find module), not its last stderr line", async () => {
