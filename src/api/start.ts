@@ -24,6 +24,7 @@ import { beingWritten } from "../claim/claim.ts";
 import { parseIgnorePath } from "../match/ignore_paths.ts";
 import type { MatchMode } from "../replay/options.ts";
 import { sleep } from "../util.ts";
+import { withTestingConfig } from "../config/testing.ts";
 
 /** Options of {@linkcode startCassette}. */
 export interface CassetteOptions {
@@ -126,7 +127,9 @@ function recordingId(): string {
  * await server.finish(); // throws ReplayMissError on a request the cassette cannot answer
  * ```
  */
-export async function startCassette(options: CassetteOptions): Promise<CassetteServer> {
+export async function startCassette(given: CassetteOptions): Promise<CassetteServer> {
+  // What the test did not pass comes from [testing] in mcp-cassette.toml.
+  const { options, recordArgs } = await withTestingConfig(given);
   const mode = resolveRecordMode(options.mode);
   const cassette = path.resolve(runtime.cwd(), options.path);
   await checkCassetteFolder(cassette);
@@ -160,6 +163,7 @@ export async function startCassette(options: CassetteOptions): Promise<CassetteS
       group,
       "--run-log",
       runLog,
+      ...recordArgs,
       "--",
       ...server,
     ]

@@ -12,6 +12,7 @@ import type { HandshakeOptions } from "../client/session.ts";
 import type { ClientTransport } from "../client/transport.ts";
 import { CassetteError } from "../errors.ts";
 import { checkToolSchema } from "./schema.ts";
+import { explainStartFailure } from "./start_failure.ts";
 import type { Severity } from "./schema.ts";
 
 /** One finding of `check`. */
@@ -150,6 +151,8 @@ export async function runCheck(
     const hello = await initialize(connection, {
       ...options.script?.handshake,
       timeoutMs: options.timeoutMs,
+    }).catch(async (error) => {
+      throw await explainStartFailure(error, transport);
     });
     const findings: CheckFinding[] = [];
     const capabilities = hello.capabilities;

@@ -8,7 +8,7 @@ import { SCRIPT_OPTIONS } from "../script/options.ts";
 import { checkScriptFromFlags } from "../script/check.ts";
 import type { Command, CommandInput } from "../cli/command.ts";
 import { flag, positiveInt, stringOption } from "../cli/command.ts";
-import { printOut } from "../cli/output.ts";
+import { colorEnabled, printOut } from "../cli/output.ts";
 import { ExitCode, UsageError } from "../errors.ts";
 import { splitCommandLine } from "../client/command_line.ts";
 import { assertTargetAvailable, openTransport } from "../client/target.ts";
@@ -71,7 +71,11 @@ export const command: Command = {
     const timeoutMs = positiveInt(stringOption(input.values, "timeout-ms"), "timeout-ms", 10_000);
     const script = await checkScriptFromFlags(input.values);
     const report = await runCheck(openTransport(target, "check"), { timeoutMs, script });
-    await printOut(flag(input.values, "json") ? formatCheckJson(report) : formatCheckText(report));
+    await printOut(
+      flag(input.values, "json")
+        ? formatCheckJson(report)
+        : formatCheckText(report, { color: colorEnabled("stdout") }),
+    );
     return report.result === "PASS" ? ExitCode.Ok : ExitCode.Failed;
   },
 };

@@ -7,7 +7,7 @@
 import { SERVER_TARGET_OPTIONS } from "./shared_options.ts";
 import type { Command, CommandInput } from "../cli/command.ts";
 import { flag, positiveInt, stringList, stringOption } from "../cli/command.ts";
-import { printOut } from "../cli/output.ts";
+import { colorEnabled, printOut } from "../cli/output.ts";
 import { ExitCode, UsageError } from "../errors.ts";
 import { runtime } from "../runtime/mod.ts";
 import { loadCassette } from "../cassette/reader.ts";
@@ -105,7 +105,7 @@ async function writeReports(input: CommandInput, report: VerifyReport): Promise<
   if (flag(input.values, "json")) await printOut(formatJson(report));
   else if (flag(input.values, "markdown")) await printOut(formatMarkdown(report));
   else {
-    const color = flag(input.values, "color") && runtime.env("NO_COLOR") === undefined;
+    const color = colorEnabled("stdout", flag(input.values, "color"));
     await printOut(formatText(report, { color }));
   }
 }
@@ -156,6 +156,11 @@ export const command: Command = {
       description: "Exit 1 below this grade (A-F)",
     },
     "fail-on-regression": { type: "boolean", description: "Exit 1 when any exchange fails" },
+    "version-is-regression": {
+      type: "boolean",
+      description:
+        "Grade a changed serverInfo.version as a regression (by default it is information: a new build is expected to say a new version)",
+    },
     json: { type: "boolean", description: "Print the report as JSON" },
     markdown: { type: "boolean", description: "Print the report as Markdown" },
     junit: { type: "string", valueName: "FILE", description: "Also write a JUnit XML report" },
@@ -164,7 +169,11 @@ export const command: Command = {
       valueName: "FILE",
       description: "Also write a shields.io endpoint badge JSON",
     },
-    color: { type: "boolean", description: "Colour the console report (NO_COLOR still wins)" },
+    color: {
+      type: "boolean",
+      description:
+        "Colour the console report even when stdout is not a terminal (NO_COLOR still wins)",
+    },
     script: {
       ...SCRIPT_OPTIONS.script,
       description: "Re-send only the recorded exchanges this playbook sends (docs/playbooks.md)",
@@ -205,6 +214,7 @@ export const command: Command = {
       ignorePaths,
       allowReorder: flag(input.values, "allow-reorder"),
       allowDestructive,
+      versionIsRegression: flag(input.values, "version-is-regression"),
       updatePath: flag(input.values, "update") ? cassettePath : undefined,
       serverName: describeTarget(target),
       choose,

@@ -33,6 +33,7 @@ export * from "./grade.ts";
 export * from "./run.ts";
 export * from "./report.ts";
 export * from "./update.ts";
+export * from "./identity.ts";
 
 /** Options for {@linkcode verifyCassette}. */
 export interface VerifyOptions {
@@ -42,6 +43,8 @@ export interface VerifyOptions {
   ignorePaths?: string[];
   allowReorder?: boolean;
   allowDestructive?: boolean;
+  /** Grade a changed `serverInfo.version` as a regression (by default it is information). */
+  versionIsRegression?: boolean;
   /** Write the live session as the new cassette at this path. */
   updatePath?: string;
   /** Name of the server in reports (default: its command line or URL). */
@@ -63,6 +66,7 @@ export async function verifyCassette(options: VerifyOptions): Promise<VerifyRepo
     timeoutMs: options.timeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS,
     ignore: compileIgnorePaths(options.ignorePaths ?? []),
     allowReorder: options.allowReorder ?? false,
+    versionIsRegression: options.versionIsRegression ?? false,
     onEntry: options.updatePath !== undefined ? (entry) => entries.push(entry) : undefined,
   });
   if (options.updatePath !== undefined) {
