@@ -104,7 +104,12 @@ export async function recordStdio(options: StdioRecordOptions): Promise<number> 
   const start = clockNow();
   const session = plan.session;
   writer.append({ type: "session", t: 0, session: session ?? "default", event: "start" });
-  const stopper = new ChildStopper(child, options.graceMs);
+  // Progress is the cassette's growth: watched only while stopping, so no frame pays for it.
+  const stopper = new ChildStopper(
+    child,
+    options.graceMs,
+    async () => (await runtime.stat(writer.writingPath))?.size ?? 0,
+  );
   const stopSignals = (["SIGINT", "SIGTERM"] as const).map((signal) =>
     runtime.onSignal(signal, () => stopper.interrupt(signal))
   );

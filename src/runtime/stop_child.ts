@@ -41,7 +41,18 @@ export class ChildStopper {
   /** Resolves once the child has exited, with how it was ended. */
   readonly ended: Promise<ChildOutcome>;
 
-  constructor(readonly child: ChildProcess, readonly graceMs: number = DEFAULT_GRACE_MS) {
+  /**
+   * `progress`, when given, measures what the child has done so far (the
+   * bytes of the cassette it is being recorded into): a child still
+   * writing when its grace after the end of input runs out is given
+   * another, since its client may be reading what it writes. Signals are
+   * never postponed.
+   */
+  constructor(
+    readonly child: ChildProcess,
+    readonly graceMs: number = DEFAULT_GRACE_MS,
+    readonly progress?: () => Promise<number>,
+  ) {
     this.ended = child.exited.catch(() => 1).then((code) => {
       this.#gone = true;
       clearTimeout(this.#timer);
@@ -57,7 +68,15 @@ export class ChildStopper {
     if (this.#gone || this.#asked !== undefined) return;
     this.#asked = performance.now();
     this.#how = "end-of-input";
-    this.#later(() => this.#signal("SIGTERM"));
+    void this.#whileBusy(undefined);
+  }
+
+  /** SIGTERM once a whole grace has passed with no progress. */
+  async #whileBusy(before: number | undefined): Promise<void> {
+    const now = this.progress ? await this.progress().catch(() => 0) : 0;
+    if (this.#gone || this.#how !== "end-of-input") return;
+    if (before === undefined || now !== before) this.#later(() => void this.#whileBusy(now));
+    else this.#signal("SIGTERM");
   }
 
   /**

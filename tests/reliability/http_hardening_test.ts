@@ -19,7 +19,7 @@ import { ReplayEngine } from "../../src/replay/engine.ts";
 import { serveHttp } from "../../src/replay/http.ts";
 import { CLI, tempDir } from "../helpers.ts";
 import { startBackground, URL_LINE } from "../http/http_helpers.ts";
-import { figure } from "./_helpers.ts";
+import { figure, LONG, rssKiB, sampleRss } from "./_helpers.ts";
 
 const DEADLINE_MS = 800;
 const INIT = {
@@ -79,7 +79,10 @@ async function startUpstream(): Promise<
 }
 
 /** Sends headers of a chunked POST, then a byte of body every 100 ms; resolves with the answer's status line and when. */
-function trickle(port: number): Promise<{ status: string; ms: number }> {
+function trickle(
+  port: number,
+  giveUpMs = DEADLINE_MS * 20,
+): Promise<{ status: string; ms: number }> {
   return new Promise((resolve) => {
     const socket = net.connect(port, "127.0.0.1");
     const started = performance.now();
@@ -98,7 +101,7 @@ function trickle(port: number): Promise<{ status: string; ms: number }> {
       }, 100);
     });
     // Generous: the cut comes at about the deadline; this only keeps a failure from hanging.
-    const giveUp = setTimeout(() => socket.destroy(), DEADLINE_MS * 20);
+    const giveUp = setTimeout(() => socket.destroy(), giveUpMs);
     socket.on("data", (chunk) => (received += chunk.toString("latin1")));
     socket.on("error", () => {});
     socket.on("close", () => {
@@ -302,3 +305,75 @@ test(`record --url: a batch over ${MAX_BATCH_SIZE} messages is refused with one 
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test("record --url: six 10,000-message batches get one error each, memory stays flat", async () => {
+  const dir = tempDir("mcp-cassette-http-batch-rss-");
+  const upstream = await startUpstream();
+  const recorder = await startBackground(
+    [...CLI, "record", "-o", path.join(dir, "b.cassette.jsonl"), "--url", upstream.url],
+    URL_LINE,
+  );
+  try {
+    const batch = JSON.stringify(
+      Array.from({ length: 10_000 }, (_, i) => ({ ...INIT, id: i, params: { n: i } })),
+    );
+    const rss = sampleRss(recorder.child.pid!);
+    const before = rssKiB(recorder.child.pid!)!;
+    let answered = 0;
+    for (let round = 0; round < 6; round++) {
+      const answer = await fetch(recorder.found, {
+        method: "POST",
+        headers: {
+          "content-type": "application/json",
+          accept: "application/json, text/event-stream",
+        },
+        body: batch,
+      });
+      const text = await answer.text();
+      assert.equal(answer.status, 400);
+      assert.ok(text.length < 500, `one error, not ${text.length} bytes of them`);
+      answered += text.length;
+    }
+    const samples = rss.stop();
+    const after = rssKiB(recorder.child.pid!)!;
+    assert.equal(await recorder.stop(), 0);
+    figure("http-batch", {
+      batches: 6,
+      size: 10_000,
+      answerBytes: answered,
+      rssBeforeMiB: Math.round(before / 1024),
+      rssPeakMiB: Math.round(Math.max(before, ...samples) / 1024),
+      rssAfterMiB: Math.round(after / 1024),
+      stderrBytes: recorder.output().length,
+    });
+  } finally {
+    await recorder.stop("SIGKILL");
+    await upstream.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+if (LONG) {
+  test("replay --listen (CLI, default deadline): a trickled chunked body is cut with 408", async () => {
+    const dir = tempDir("mcp-cassette-http-trickle-long-");
+    const upstream = await startUpstream();
+    try {
+      const cassette = path.join(dir, "r.cassette.jsonl");
+      await recordOnce(upstream.url, cassette);
+      const replay = await startBackground(
+        [...CLI, "replay", cassette, "--listen", "127.0.0.1:0"],
+        URL_LINE,
+      );
+      try {
+        const cut = await trickle(Number(new URL(replay.found).port), 60_000);
+        assert.match(cut.status, /^HTTP\/1\.1 408/, `answered ${cut.status} after ${cut.ms} ms`);
+        figure("http-trickle", { side: "replay CLI", deadlineMs: 30_000, cutAfterMs: cut.ms });
+      } finally {
+        await replay.stop();
+      }
+    } finally {
+      await upstream.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+}
