@@ -191,8 +191,14 @@ async function recordedCassette(dir: string): Promise<string> {
   return cassette;
 }
 
-for (const how of ["record --mode new_episodes", "replay --new-episodes"] as const) {
-  test(`${how} ends a stubborn live server and removes its claim`, async () => {
+const NEW_EPISODES = [
+  ["record --mode new_episodes", "eof"],
+  ["replay --new-episodes", "eof"],
+  ["record --mode new_episodes", "SIGTERM"],
+] as const;
+
+for (const [how, end] of NEW_EPISODES) {
+  test(`${how} ends a stubborn live server and removes its claim (${end})`, async () => {
     const dir = tempDir("mcp-cassette-stubborn-ne-");
     try {
       const cassette = await recordedCassette(dir);
@@ -209,13 +215,14 @@ for (const how of ["record --mode new_episodes", "replay --new-episodes"] as con
       const pid = answer.result?.pid;
       assert.ok(pid, `the live server answered the miss: ${JSON.stringify(answer)}`);
       const started = Date.now();
-      replay.child.stdin.end();
+      if (end === "eof") replay.child.stdin.end();
+      else process.kill(replay.child.pid!, end);
       await exited(replay, how, [pid]);
       const ms = Date.now() - started;
       assert.equal(isAlive(pid), false, `the live server is gone (${ms} ms)`);
       assert.equal(existsSync(`${copy}.claim`), false, "the claim is removed");
       assert.match(readFileSync(copy, "utf8"), /"appended":true/);
-      figure("stubborn-new-episodes", { how, exitMs: ms });
+      figure("stubborn-new-episodes", { how, end, exitMs: ms });
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
