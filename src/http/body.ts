@@ -118,16 +118,3 @@ export function errorReply(reply: ErrorReply): Response {
   const error = data === undefined ? { code, message } : { code, message, data };
   return jsonResponse(JSON.stringify({ jsonrpc: "2.0", id, error }), status, headers);
 }
-
-/** A JSON-RPC error as an HTTP response with `status` (positional form of {@linkcode errorReply}). */
-export function jsonRpcHttpError(
-  status: number,
-  id: Json,
-  code: number,
-  message: string,
-  data?: Json,
-  headers: Record<string, string> = {},
-): Response {
-  const error = data === undefined ? { code, message } : { code, message, data };
-  return jsonResponse(JSON.stringify({ jsonrpc: "2.0", id, error }), status, headers);
-}

@@ -49,18 +49,28 @@ function isObject(value: Json | undefined): value is JsonObject {
   return value !== null && typeof value === "object" && !Array.isArray(value);
 }
 
-/** Calls `visit` on every string under `value` except binary payloads. */
+/**
+ * Calls `visit` on every string under `value` except binary payloads, in
+ * document order. With a stack of its own, not recursion: a value as deep as
+ * the reader accepts must not overflow the call stack.
+ */
 export function walkStrings(
   value: Json | undefined,
   pointer: string,
   visit: (text: string, pointer: string) => void,
 ): void {
-  if (typeof value === "string") visit(value, pointer);
-  else if (Array.isArray(value)) {
-    value.forEach((item, i) => walkStrings(item, `${pointer}/${i}`, visit));
-  } else if (isObject(value)) {
-    for (const [key, item] of Object.entries(value)) {
-      if (!SKIPPED_KEYS.has(key)) walkStrings(item, `${pointer}/${pointerToken(key)}`, visit);
+  const stack: [Json | undefined, string][] = [[value, pointer]];
+  while (stack.length > 0) {
+    const [item, here] = stack.pop()!;
+    if (typeof item === "string") visit(item, here);
+    else if (Array.isArray(item)) {
+      for (let i = item.length - 1; i >= 0; i--) stack.push([item[i], `${here}/${i}`]);
+    } else if (isObject(item)) {
+      const entries = Object.entries(item);
+      for (let i = entries.length - 1; i >= 0; i--) {
+        const [key, child] = entries[i];
+        if (!SKIPPED_KEYS.has(key)) stack.push([child, `${here}/${pointerToken(key)}`]);
+      }
     }
   }
 }

@@ -137,18 +137,41 @@ export function nameProblem(name: string): string | undefined {
   return `uses non-ASCII characters (${scripts.join(", ") || "symbols"})`;
 }
 
-/** Well-known credential shapes. */
+/**
+ * Well-known credential shapes. Every repetition is bounded: an unbounded
+ * one run over megabytes of token characters overflowed the regexp stack
+ * (`lint` exited 70 on an 8 MB text).
+ */
 const SECRET_SHAPES: [RegExp, string][] = [
   [/\b(?:AKIA|ASIA)[0-9A-Z]{16}\b/, "AWS access key id"],
-  [/\bgh[pousr]_[A-Za-z0-9]{36,}\b/, "GitHub token"],
-  [/\bgithub_pat_[A-Za-z0-9_]{40,}\b/, "GitHub token"],
-  [/\bsk-(?:proj-|ant-)?[A-Za-z0-9_-]{20,}/, "API secret key"],
-  [/\bxox[abprs]-[A-Za-z0-9-]{10,}/, "Slack token"],
-  [/\bglpat-[A-Za-z0-9_-]{20,}/, "GitLab token"],
+  [/\bgh[pousr]_[A-Za-z0-9]{36,255}\b/, "GitHub token"],
+  [/\bgithub_pat_[A-Za-z0-9_]{40,255}\b/, "GitHub token"],
+  [/\bsk-(?:proj-|ant-)?[A-Za-z0-9_-]{20,255}/, "API secret key"],
+  [/\bxox[abprs]-[A-Za-z0-9-]{10,255}/, "Slack token"],
+  [/\bglpat-[A-Za-z0-9_-]{20,255}/, "GitLab token"],
   [/\bAIza[0-9A-Za-z_-]{35}\b/, "Google API key"],
-  [/-----BEGIN [A-Z ]*PRIVATE KEY-----/, "private key"],
-  [/\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}/, "JSON Web Token"],
+  [/-----BEGIN [A-Z ]{0,64}PRIVATE KEY-----/, "private key"],
+  [/\beyJ[A-Za-z0-9_-]{8,2048}\.eyJ[A-Za-z0-9_-]{8,8192}\.[A-Za-z0-9_-]{8,2048}/, "JSON Web Token"],
 ];
+
+/** Characters of a token the entropy check looks at. */
+function isTokenChar(code: number): boolean {
+  return (code >= 48 && code <= 57) || (code >= 65 && code <= 90) || (code >= 97 && code <= 122) ||
+    code === 43 || code === 47 || code === 95 || code === 61 || code === 45;
+}
+
+/** The runs of token characters 24 to 200 long (longer ones are payloads, not credentials). */
+function* tokenRuns(text: string): Generator<string> {
+  let start = -1;
+  for (let i = 0; i <= text.length; i++) {
+    const inside = i < text.length && isTokenChar(text.charCodeAt(i));
+    if (inside && start === -1) start = i;
+    else if (!inside && start !== -1) {
+      if (i - start >= 24 && i - start <= 200) yield text.slice(start, i);
+      start = -1;
+    }
+  }
+}
 
 /** Shannon entropy in bits per character. */
 export function entropy(text: string): number {
@@ -168,9 +191,7 @@ export function findSecret(text: string): { token: string; what: string } | unde
     const match = pattern.exec(text);
     if (match) return { token: match[0], what };
   }
-  for (const match of text.matchAll(/[A-Za-z0-9+/_=-]{24,}/g)) {
-    const token = match[0];
-    if (token.length > 200) continue; // payloads, not credentials
+  for (const token of tokenRuns(text)) {
     const classes = [/[a-z]/, /[A-Z]/, /[0-9]/].filter((pattern) => pattern.test(token)).length;
     if (classes < 3 || token.includes("//")) continue;
     if (entropy(token) >= 4.2) {

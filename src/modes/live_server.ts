@@ -10,6 +10,8 @@ import { ErrorCode, errorResponse, idKey } from "../jsonrpc.ts";
 import type { JsonRpcId, JsonRpcMessage } from "../jsonrpc.ts";
 import { runtime } from "../runtime/mod.ts";
 import type { ChildProcess } from "../runtime/mod.ts";
+import { ChildStopper, DEFAULT_GRACE_MS } from "../runtime/stop_child.ts";
+import type { ChildOutcome } from "../runtime/stop_child.ts";
 
 const encoder = new TextEncoder();
 
@@ -120,13 +122,17 @@ export class LiveServer {
     return answer;
   }
 
-  /** Ends the server: EOF on stdin, then SIGTERM if it lingers. */
-  async stop(): Promise<void> {
+  /**
+   * Ends the server: EOF on stdin, then SIGTERM if it outstays `graceMs`,
+   * then SIGKILL; resolves with how it ended.
+   */
+  async stop(graceMs = DEFAULT_GRACE_MS): Promise<ChildOutcome> {
+    const stopper = new ChildStopper(this.#child, graceMs);
     if (!this.#exited) {
-      await this.#writer.close().catch(() => {});
-      const timer = setTimeout(() => this.#child.kill("SIGTERM"), 2_000);
-      await this.#child.exited.catch(() => 1);
-      clearTimeout(timer);
+      // A write the server never reads can hold the writer: close without waiting for it.
+      void this.#writer.close().catch(() => {});
+      stopper.inputEnded();
     }
+    return await stopper.ended;
   }
 }

@@ -29,6 +29,8 @@ export interface NewEpisodesOptions {
   log?: (line: string) => void;
   /** Scrubs the appended exchanges (the cassette's own rules); without it they are kept as sent. */
   redactor?: Redactor;
+  /** How long the live server may outstay the end of its input, and SIGTERM (default 3000 ms). */
+  graceMs?: number;
 }
 
 /** A `new_episodes` run in progress: engine options to use, and the clean-up. */
@@ -186,7 +188,10 @@ class Episodes implements NewEpisodes {
     this.#closed = true;
     await this.#queue.catch(() => {});
     try {
-      await this.#live?.stop();
+      const ended = await this.#live?.stop(this.options.graceMs);
+      if (ended && ended.how !== "exited" && ended.how !== "end-of-input") {
+        this.options.log?.(`the live server ended on ${ended.how} after ${ended.stopMs ?? 0} ms`);
+      }
       await this.#writer?.close();
     } finally {
       await this.claim.release();

@@ -135,6 +135,7 @@ async function replayAppending(
     group: options.group,
     force: options.force,
     log,
+    graceMs: options.graceMs,
   });
   const stops = (["SIGINT", "SIGTERM"] as const).map((signal) =>
     runtime.onSignal(

@@ -20,12 +20,15 @@ import { ServerUnreachableError } from "../errors.ts";
 import type { JsonObject } from "../jsonrpc.ts";
 import type { LineTooLongError } from "../framing/jsonl.ts";
 import { runtime } from "../runtime/mod.ts";
+import { ChildStopper } from "../runtime/stop_child.ts";
+import type { ChildOutcome } from "../runtime/stop_child.ts";
 import type { ChildProcess } from "../runtime/mod.ts";
 import { clockNow, elapsed } from "./frames.ts";
 import { FrameRecorder } from "./frame_recorder.ts";
 import { planSession } from "./session_plan.ts";
 import { pump } from "./pump.ts";
 import { prepareThreads } from "./threads.ts";
+import type { RecorderThreads } from "./threads.ts";
 
 /** What the recorder uses to scrub frames before they reach disk. */
 export type FrameRedactor = Redactor;
@@ -56,6 +59,11 @@ export interface StdioRecordOptions {
    * for this process's own stdin and stdout. Default true.
    */
   threads?: boolean;
+  /**
+   * Milliseconds a server may outstay the end of its input before SIGTERM,
+   * and SIGTERM before SIGKILL (default 3000).
+   */
+  graceMs?: number;
 }
 
 /**
@@ -100,11 +108,14 @@ export async function recordStdio(options: StdioRecordOptions): Promise<number> 
   const start = clockNow();
   const session = plan.session;
   writer.append({ type: "session", t: 0, session: session ?? "default", event: "start" });
-  const stopSignals = ["SIGINT", "SIGTERM"].map((signal) =>
-    runtime.onSignal(
-      signal as "SIGINT" | "SIGTERM",
-      () => child.kill(signal as "SIGINT" | "SIGTERM"),
-    )
+  // Progress is the cassette's growth: watched only while stopping, so no frame pays for it.
+  const stopper = new ChildStopper(
+    child,
+    options.graceMs,
+    async () => (await runtime.stat(writer.writingPath))?.size ?? 0,
+  );
+  const stopSignals = (["SIGINT", "SIGTERM"] as const).map((signal) =>
+    runtime.onSignal(signal, () => stopper.interrupt(signal))
   );
   const failedToStart = child.exited.then(() => undefined, (error: Error) => error);
   // Started once the child is: starting a thread holds the main thread for
@@ -118,9 +129,11 @@ export async function recordStdio(options: StdioRecordOptions): Promise<number> 
         log: options.log,
       })
       : undefined;
-  const onThreads = await threads?.run(child, start);
-  const toClient = onThreads?.toClient ??
+  const copying = await threads?.run(child, start) ??
     copyOnThisThread(child, writer, { ...options, start, session });
+  // The client is gone once its input ends: a server that outstays that is ended.
+  void copying.toServer.then(() => stopper.inputEnded());
+  const toClient = copying.toClient;
   const startError = await Promise.race([failedToStart, toClient.then(() => undefined)]);
   if (startError) {
     stopSignals.forEach((stop) => stop());
@@ -130,51 +143,93 @@ export async function recordStdio(options: StdioRecordOptions): Promise<number> 
       `Cannot start the server ${JSON.stringify(options.command.join(" "))}: ${startError.message}`,
     );
   }
-  await toClient;
-  const code = await child.exited.catch(() => 1);
+  const outcome = await stopper.ended;
+  // What it wrote before exiting is still in the pipe; a process it left
+  // behind may hold the pipe open, so that wait has a bound too.
+  await untilOrAfter(toClient, stopper.graceMs);
   stopSignals.forEach((stop) => stop());
+  await endSession(writer, threads, {
+    start,
+    session,
+    outcome,
+    log: options.log,
+    keepUnanswered: plan.append,
+    command: options.command,
+  });
+  return outcome.code;
+}
+
+/** Writes the session's end, saying how the server ended, and closes the cassette. */
+async function endSession(
+  writer: CassetteWriter,
+  threads: RecorderThreads | undefined,
+  { start, session, outcome, log, keepUnanswered, command }: {
+    start: number;
+    session?: string;
+    outcome: ChildOutcome;
+    log?: (line: string) => void;
+    /** Appending to a cassette: a session that got no answer is not removed from it. */
+    keepUnanswered: boolean;
+    command: string[];
+  },
+): Promise<void> {
   // From here no thread writes: the session's end is the last entry.
   threads?.close();
-  if (!plan.append && await unanswered(writer.writingPath)) {
+  if (!keepUnanswered && await unanswered(writer.writingPath)) {
     threads?.stop();
-    await discard(writer, options.command, code);
+    await discard(writer, command, outcome.code);
   }
   writer.append({
     type: "session",
     t: elapsed(start),
     session: session ?? "default",
     event: "end",
-    exitCode: code,
+    exitCode: outcome.code,
+    reason: outcome.how,
   });
   await writer.close();
   threads?.stop();
-  return code;
+  if (outcome.how !== "exited" && outcome.how !== "end-of-input") {
+    const what = outcome.how === "SIGKILL" ? "was killed" : `ended on ${outcome.how}`;
+    log?.(`the server ${what} ${outcome.stopMs ?? 0} ms after it was asked to stop`);
+  }
+}
+
+/** Resolves when `promise` settles or after `ms`, whichever comes first. */
+function untilOrAfter(promise: Promise<unknown>, ms: number): Promise<void> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  return Promise.race([
+    promise.then(() => {}, () => {}),
+    new Promise<void>((resolve) => (timer = setTimeout(resolve, ms))),
+  ]).finally(() => clearTimeout(timer));
 }
 
 /**
  * Copies both directions on this thread, recording as it goes; resolves
- * with the server-to-client direction's end. The client-to-server one is
- * not waited for: the client may keep its end open after the server is gone.
+ * with each direction's end. The recording waits only for the
+ * server-to-client one: the client may keep its end open after the server
+ * is gone.
  */
 function copyOnThisThread(
   child: ChildProcess,
   writer: CassetteWriter,
   options: StdioRecordOptions & { start: number; session?: string },
-): Promise<void> {
+): { toClient: Promise<void>; toServer: Promise<void> } {
   const recorder = new FrameRecorder(writer, options);
   const overlong = (dir: Direction) => (error: LineTooLongError) => recorder.overlong(dir, error);
-  void pump(
+  const toServer = pump(
     options.input ?? runtime.stdin,
     child.stdin,
     (lines) => recorder.record(lines, "c2s"),
     overlong("c2s"),
   );
-  return pump(
+  const toClient = pump(
     child.stdout,
     options.output_stream ?? runtime.stdout,
     (lines) => recorder.record(lines, "s2c"),
     overlong("s2c"),
   );
+  return { toClient, toServer };
 }
 
 /**

@@ -72,11 +72,15 @@ export function leaveGate(gate: Int32Array): void {
 export interface RecorderThreads {
   /**
    * Hands the child's pipes to the threads and starts copying; resolves
-   * with the server-to-client direction's end (`toClient`), or undefined
+   * with each direction's end (`toClient`, and `toServer`: the client's
+   * input ended and the child's closed), or undefined
    * when the pipes cannot be handed over (the threads are then stopped and
    * the recorder copies on the main thread).
    */
-  run(child: ChildProcess, start: number): Promise<{ toClient: Promise<void> } | undefined>;
+  run(
+    child: ChildProcess,
+    start: number,
+  ): Promise<{ toClient: Promise<void>; toServer: Promise<void> } | undefined>;
   /** Closes the recording: once this returns no thread writes to the cassette. */
   close(): void;
   /** Stops both threads (one may be waiting on stdin for good). */
@@ -129,7 +133,7 @@ export function prepareThreads(options: ThreadOptions): RecorderThreads | undefi
       toClient.run(pipes.stdout, start);
       await Promise.all([toServer.opened, toClient.opened]);
       await pipes.release();
-      return { toClient: toClient.done };
+      return { toClient: toClient.done, toServer: toServer.done };
     },
     close() {
       // A thread holds its gate only while it writes a chunk's lines: wait that out.

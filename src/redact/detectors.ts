@@ -5,69 +5,12 @@
  *
  * @module
  */
+import { detector, searched } from "./detector_kit.ts";
+import type { Detector, Span } from "./detector_kit.ts";
+import { MORE_DETECTORS } from "./detectors_more.ts";
 
-/** Where a secret sits in a string: `text.slice(start, end)`. */
-export interface Span {
-  start: number;
-  end: number;
-}
-
-/** A built-in detector. */
-export interface Detector {
-  /** Short name, used in placeholders (`[REDACTED:email]`) and as `detector:<name>`. */
-  name: string;
-  /** Finds every secret in `text`. */
-  find(text: string): Span[];
-  /** Matches somewhere in every text `find` finds anything in: a cheap test to run first. */
-  hint: RegExp;
-}
-
-/**
- * Runs a global regex over `text`; `accept` may veto a match or narrow it.
- * When the pattern has a named group `secret`, only that group is the secret.
- */
-export function regexSpans(
-  pattern: RegExp,
-  text: string,
-  accept?: (match: string) => string | undefined,
-): Span[] {
-  const spans: Span[] = [];
-  pattern.lastIndex = 0;
-  for (const match of text.matchAll(pattern)) {
-    if (match[0] === "") continue;
-    let start = match.index!;
-    let secret = match[0];
-    const group = match.groups?.secret;
-    if (group !== undefined) {
-      start += match[0].indexOf(group);
-      secret = group;
-    }
-    const accepted = accept ? accept(secret) : secret;
-    if (accepted) spans.push({ start, end: start + accepted.length });
-  }
-  return spans;
-}
-
-/**
- * A detector from a pattern. `hint` is a cheap test that every match
- * needs to pass (a fixed substring, a character class): most strings in MCP
- * traffic fail it at once, and skipping sixteen regex scans per string is
- * most of what keeps redaction off the recorder's hot path. Hints have no
- * flags, so the redactor can join them into one test (./redactor.ts).
- */
-function detector(
-  name: string,
-  pattern: RegExp,
-  hint: RegExp,
-  accept?: (match: string) => string | undefined,
-): Detector {
-  return { name, hint, find: (text) => (hint.test(text) ? regexSpans(pattern, text, accept) : []) };
-}
-
-/** A detector with its own search behind a hint. */
-function searched(name: string, hint: RegExp, search: (text: string) => Span[]): Detector {
-  return { name, hint, find: (text) => (hint.test(text) ? search(text) : []) };
-}
+export type { Detector, Span } from "./detector_kit.ts";
+export { regexSpans } from "./detector_kit.ts";
 
 /** Luhn checksum over a digit string. */
 export function luhnValid(digits: string): boolean {
@@ -199,7 +142,7 @@ const OCTET = "(?:25[0-5]|2[0-4]\\d|1\\d\\d|[1-9]?\\d)";
  * `anthropic-key` and not `openai-key`, and a JWT is not taken for a bearer
  * token's tail.
  */
-export const DETECTORS: readonly Detector[] = [
+const FIRST_DETECTORS: readonly Detector[] = [
   detector(
     "private-key",
     /-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----[\s\S]*?-----END (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----/g,
@@ -247,6 +190,18 @@ export const DETECTORS: readonly Detector[] = [
     /:[0-9A-Fa-f]{0,4}:/,
     acceptIpv6,
   ),
+];
+
+/**
+ * The detectors, in the order they run. Secret formats with distinctive
+ * prefixes go first (those of ./detectors_more.ts right after the bearer
+ * token), so that a password in a URL is labelled `url-password`, not taken
+ * for the local part of an e-mail address.
+ */
+export const DETECTORS: readonly Detector[] = [
+  ...FIRST_DETECTORS.slice(0, 3),
+  ...MORE_DETECTORS,
+  ...FIRST_DETECTORS.slice(3),
 ];
 
 /** The names of all detectors. */

@@ -13,8 +13,7 @@
  * @module
  */
 import type { Direction, RedactionInfo } from "../cassette/format.ts";
-import type { Json } from "../jsonrpc.ts";
-import type { Span } from "./detectors.ts";
+import type { Json, JsonObject } from "../jsonrpc.ts";
 import { looksLikeBase64 } from "./detectors.ts";
 import {
   CREDENTIAL_KEY_PATTERN,
@@ -23,95 +22,35 @@ import {
   isProtocolKey,
 } from "./keys.ts";
 import type { RulePack } from "./pack.ts";
-import type { RedactOptions } from "./mod.ts";
 import { DEFAULT_KEY_RULE, EMBEDDED_JSON_KEY_RULE, RAW_KEY_RULE } from "./rules.ts";
 import type { KeyRule, PointerRule, Rule, TextRule } from "./rules.ts";
-import { applyStrategy, isPlaceholder, maskedExcerpt, PLACEHOLDER_SOURCE } from "./strategy.ts";
-import { childPath, pathSteps, rewrite } from "./rewrite.ts";
+import { applyStrategy, isPlaceholder, maskedExcerpt } from "./strategy.ts";
+import { childPath, rewrite } from "./rewrite.ts";
+import {
+  applies,
+  decodeQuery,
+  encodeQuery,
+  mapQuery,
+  nonOverlapping,
+  pointerMatches,
+  pointerOf,
+  pointerStep,
+  RuleGate,
+  splitLocked,
+} from "./engine_parts.ts";
 import type { PathNode, Visit } from "./rewrite.ts";
 
-/** One thing a rule would redact. */
-export interface Finding {
-  /** The rule's id, e.g. `detector:email`, `keys:default`, `pack:acme/customer-id`. */
-  rule: string;
-  /** JSON pointer to the value within what was scanned (`""` for the whole string). */
-  path: string;
-  /** A masked hint of the secret: never the secret itself. */
-  excerpt: string;
-}
-
-/** Redacts values on their way to disk; see {@linkcode createRedactor}. */
-export interface Redactor {
-  /**
-   * The options `createRedactor` built it from: enough for another
-   * thread to build the same redactor (absent when built otherwise).
-   */
-  readonly recipe?: RedactOptions;
-  /** A redacted copy of a JSON-RPC message (or batch); the same object when nothing changed. */
-  message(msg: Json, dir: Direction): Json;
-  /**
-   * True when {@linkcode message} would leave the message this line of JSON
-   * holds unchanged, judged from the text alone; false when that cannot be
-   * told so cheaply (the line must then go through `message`).
-   */
-  keepsLine(line: string, dir: Direction): boolean;
-  /** A redacted raw (non-JSON) line. */
-  text(text: string, dir: Direction): string;
-  /** Headers without credential-bearing ones, whose names are listed in `credentials`. */
-  headers(h: Record<string, string>): { headers: Record<string, string>; credentials: string[] };
-  /** A path and query with secret query parameters redacted. */
-  url(pathAndQuery: string): string;
-  /** Which rules and packs this redactor applies, for the cassette header. */
-  info(): RedactionInfo;
-  /** What the rules would redact in a message (JSON) or a raw line (string), with masked excerpts. */
-  findings(value: Json | string, dir: Direction): Finding[];
-}
+export type { Finding, Redactor } from "./redactor_types.ts";
+import type { Finding, Redactor } from "./redactor_types.ts";
 
 type Hit = (rule: Rule, path: string, secret: string) => void;
 
 const ENVELOPE_KEYS = new Set(["jsonrpc", "id", "method"]);
 const BINARY_KEYS = new Set(["data", "blob"]);
-const PLACEHOLDERS = new RegExp(PLACEHOLDER_SOURCE, "g");
 /** Anchors, word boundaries and lookarounds: a hint with one may match in a string and not in the line around it. */
 const ASSERTION = /\\[bB]|\^|\$|\(\?<?[=!]/;
 /** Scrubbing a string repeats until nothing changes; rules converge long before this. */
 const MAX_PASSES = 8;
-
-function pointerStep(key: string): string {
-  return key.replace(/~/g, "~0").replace(/\//g, "~1");
-}
-
-/** The JSON pointer of a path. */
-function pointerOf(path: PathNode | undefined): string {
-  return pathSteps(path).map((step) => "/" + pointerStep(step)).join("");
-}
-
-/** True when a pointer rule's segments (`*` for any step) name exactly this path. */
-function pointerMatches(rule: PointerRule, path: PathNode): boolean {
-  if (rule.segments.length !== path.depth) return false;
-  let at: PathNode | undefined = path;
-  for (let i = rule.segments.length - 1; i >= 0; i--, at = at!.parent) {
-    if (rule.segments[i] !== "*" && rule.segments[i] !== at!.step) return false;
-  }
-  return true;
-}
-
-function applies(rule: Rule, dir: Direction | "any"): boolean {
-  return dir === "any" || rule.direction === "both" || rule.direction === dir;
-}
-
-/** Splits `text` into runs that are placeholders (locked) and runs that are not. */
-function splitLocked(text: string): { text: string; locked: boolean }[] {
-  const parts: { text: string; locked: boolean }[] = [];
-  let at = 0;
-  for (const match of text.matchAll(PLACEHOLDERS)) {
-    if (match.index! > at) parts.push({ text: text.slice(at, match.index), locked: false });
-    parts.push({ text: match[0], locked: true });
-    at = match.index! + match[0].length;
-  }
-  if (at < text.length || parts.length === 0) parts.push({ text: text.slice(at), locked: false });
-  return parts;
-}
 
 /** The rule engine behind {@linkcode Redactor}. */
 export class RuleEngine implements Redactor {
@@ -122,6 +61,7 @@ export class RuleEngine implements Redactor {
   readonly #textRuleLists = new Map<string, TextRule[]>();
   readonly #lineTests = new Map<Direction, RegExp | null>();
   readonly #gates = new WeakMap<TextRule[], RuleGate>();
+  readonly #keyRuleLists = new WeakMap<TextRule[], TextRule[]>();
 
   constructor(rules: Rule[], readonly hashKey: string, readonly packs: RulePack[] = []) {
     this.#all = rules;
@@ -269,9 +209,40 @@ export class RuleEngine implements Redactor {
     }
     if (value === null || typeof value !== "object") return { value };
     return {
-      members: value,
+      members: this.#renameKeys(value, path, rules, hit),
       member: (key, child) => this.#child(key, child, path, dir, rules, hit),
     };
+  }
+
+  /**
+   * The object with every key the text rules find a secret in renamed (a
+   * token used as a key is as much on disk as one used as a value); the
+   * same object when no key changes. Envelope and protocol keys stay.
+   */
+  #renameKeys(value: JsonObject, path: PathNode | undefined, all: TextRule[], hit: Hit) {
+    // Only the shape-guarded detectors: a user's regex would rename `result`.
+    let rules = this.#keyRuleLists.get(all);
+    if (!rules) {
+      this.#keyRuleLists.set(all, rules = all.filter((rule) => rule.id.startsWith("detector:")));
+    }
+    if (rules.length === 0) return value;
+    let renamed: [string, string][] | undefined;
+    for (const key in value) {
+      if ((path === undefined && ENVELOPE_KEYS.has(key)) || isProtocolKey(key)) continue;
+      // Found at the object that holds the key: a pointer through the key would print the secret.
+      const scrubbed = this.#scrub(key, rules, () => pointerOf(path), hit);
+      if (scrubbed !== key) (renamed ??= []).push([key, scrubbed]);
+    }
+    if (!renamed) return value;
+    const names = new Map(renamed);
+    const out: JsonObject = {};
+    for (const key in value) {
+      let name = names.get(key) ?? key;
+      // Two secrets may become one placeholder: keep both values.
+      for (let n = 2; name in out; n++) name = `${names.get(key) ?? key}#${n}`;
+      out[name] = value[key];
+    }
+    return out;
   }
 
   #child(
@@ -401,15 +372,7 @@ export class RuleEngine implements Redactor {
   }
 
   #url(pathAndQuery: string, hit: Hit): string {
-    const hash = pathAndQuery.indexOf("#");
-    const fragment = hash >= 0 ? pathAndQuery.slice(hash) : "";
-    const beforeHash = hash >= 0 ? pathAndQuery.slice(0, hash) : pathAndQuery;
-    const question = beforeHash.indexOf("?");
-    if (question < 0) return pathAndQuery;
-    const query = beforeHash.slice(question + 1).split("&").map((pair) =>
-      this.#queryPair(pair, hit)
-    );
-    return `${beforeHash.slice(0, question)}?${query.join("&")}${fragment}`;
+    return mapQuery(pathAndQuery, (pair) => this.#queryPair(pair, hit));
   }
 
   #queryPair(pair: string, hit: Hit): string {
@@ -431,45 +394,4 @@ export class RuleEngine implements Redactor {
     const scrubbed = this.#scrub(value, this.#textRules("any"), () => path, hit);
     return scrubbed === value ? pair : `${rawName}=${encodeQuery(scrubbed)}`;
   }
-}
-
-/**
- * Whether any of a list of text rules can find something in a string: the
- * hints of all rules that have one, joined into one pattern and tested once
- * (most strings match none), then the rules without a hint, and only when a
- * hint matched, the rules themselves.
- */
-class RuleGate {
-  readonly #hints: RegExp | undefined;
-  readonly #unhinted: TextRule[];
-
-  constructor(readonly rules: TextRule[]) {
-    const hinted = rules.filter((rule) => rule.hint && rule.hint.flags.replace(/[gy]/g, "") === "");
-    this.#unhinted = rules.filter((rule) => !hinted.includes(rule));
-    this.#hints = hinted.length > 0
-      ? new RegExp(hinted.map((rule) => `(?:${rule.hint!.source})`).join("|"))
-      : undefined;
-  }
-
-  mayFind(text: string): boolean {
-    if (this.#hints?.test(text)) return this.rules.some((rule) => rule.find(text).length > 0);
-    return this.#unhinted.some((rule) => rule.find(text).length > 0);
-  }
-}
-
-function nonOverlapping(spans: Span[]): Span[] {
-  return [...spans].sort((a, b) => a.start - b.start || b.end - a.end);
-}
-
-function decodeQuery(text: string): string {
-  try {
-    return decodeURIComponent(text.replace(/\+/g, " "));
-  } catch {
-    return text;
-  }
-}
-
-/** Percent-encodes a query value, leaving placeholders' brackets and colons readable. */
-function encodeQuery(text: string): string {
-  return encodeURIComponent(text).replace(/%5B/g, "[").replace(/%5D/g, "]").replace(/%3A/g, ":");
 }

@@ -15,6 +15,7 @@
  * @module
  */
 import type { HttpHandler, HttpServer, ServeOptions } from "./types.ts";
+import { requestDeadlineMs, withBodyDeadline } from "./request_deadline.ts";
 
 interface DenoConn {
   readonly remoteAddr: { hostname: string };
@@ -69,13 +70,29 @@ function headerBytes(headers: Headers): number {
  * The handler with the header cap applied: Deno's server has its own
  * limits, so an oversized header block gets 431 here, as on every runtime.
  */
-function capped(options: ServeOptions, handler: HttpHandler) {
+function capped(options: ServeOptions, handler: HttpHandler, counter: { cut: number }) {
   const maxHeaderBytes = options.maxHeaderBytes ?? 16384;
-  return (request: Request, remoteAddress: string): Response | Promise<Response> => {
+  const deadline = requestDeadlineMs(options);
+  return (
+    request: Request,
+    remoteAddress: string,
+    close?: () => void,
+  ): Response | Promise<Response> => {
     if (headerBytes(request.headers) > maxHeaderBytes) {
       return new Response("Request header fields too large", { status: 431 });
     }
-    return handler(request, { remoteAddress });
+    return withBodyDeadline(
+      request,
+      deadline,
+      (bounded) => handler(bounded, { remoteAddress }),
+      () => {
+        counter.cut++;
+        const path = new URL(request.url).pathname;
+        options.onRequestCut?.({ remoteAddress, method: request.method, path });
+        // After the 408 has had a moment to go out: the rest of the body is not waited for.
+        if (close) setTimeout(close, 100);
+      },
+    );
   };
 }
 
@@ -137,7 +154,8 @@ function serveTracked(
   serveOn: ServeOnConnection,
 ): HttpServer {
   const listener = Deno.listen({ hostname: options.hostname, port: options.port });
-  const handle = capped(options, handler);
+  const counter = { cut: 0 };
+  const handle = capped(options, handler, counter);
   const idleMs = options.idleTimeoutMs ?? 30_000;
   const open = new Set<Tracked>();
   const serveConnection = (conn: DenoConn) => {
@@ -162,7 +180,7 @@ function serveTracked(
         };
         if (info.completed) info.completed.then(done, done);
         else queueMicrotask(done);
-        return handle(request, remote);
+        return handle(request, remote, () => shutDown(tracked));
       },
       internalError,
       () => {},
@@ -192,6 +210,7 @@ function serveTracked(
   return {
     hostname: options.hostname,
     port: listener.addr.port,
+    requestsCut: () => counter.cut,
     close: async () => {
       clearInterval(sweep);
       listener.close();
@@ -204,7 +223,8 @@ function serveTracked(
 
 /** `Deno.serve`, for a Deno without per-connection serving: idle connections stay open. */
 function serveUntracked(options: ServeOptions, handler: HttpHandler): Promise<HttpServer> {
-  const handle = capped(options, handler);
+  const counter = { cut: 0 };
+  const handle = capped(options, handler, counter);
   const stop = new AbortController();
   return new Promise((resolve, reject) => {
     try {
@@ -216,6 +236,7 @@ function serveUntracked(options: ServeOptions, handler: HttpHandler): Promise<Ht
           resolve({
             hostname: options.hostname,
             port,
+            requestsCut: () => counter.cut,
             close: async () => {
               stop.abort();
               await server.finished;

@@ -9,6 +9,7 @@
 import * as http from "node:http";
 import { Readable } from "node:stream";
 import type { HttpHandler, HttpServer, ServeOptions } from "./types.ts";
+import { requestDeadlineMs, withBodyDeadline } from "./request_deadline.ts";
 
 function toWebRequest(req: http.IncomingMessage, origin: string, signal: AbortSignal): Request {
   const headers = new Headers();
@@ -86,6 +87,8 @@ function closeIdleConnections(server: http.Server, ms: number) {
 export async function serve(options: ServeOptions, handler: HttpHandler): Promise<HttpServer> {
   const server = http.createServer({ maxHeaderSize: options.maxHeaderBytes ?? 16384 });
   closeIdleConnections(server, options.idleTimeoutMs ?? 30_000);
+  const deadline = requestDeadlineMs(options);
+  let cut = 0;
   server.on("request", (req, res) => {
     const controller = new AbortController();
     const socket = req.socket;
@@ -102,7 +105,17 @@ export async function serve(options: ServeOptions, handler: HttpHandler): Promis
       res.writeHead(400).end();
       return;
     }
-    handler(request, { remoteAddress: req.socket.remoteAddress ?? "" })
+    const remoteAddress = req.socket.remoteAddress ?? "";
+    withBodyDeadline(request, deadline, (bounded) => handler(bounded, { remoteAddress }), () => {
+      cut++;
+      options.onRequestCut?.({
+        remoteAddress,
+        method: req.method ?? "",
+        path: new URL(request.url).pathname,
+      });
+      // After the 408 has had a moment to go out: the rest of the body is not waited for.
+      setTimeout(() => socket.destroy(), 100);
+    })
       .then((response) => writeWebResponse(response, res, controller.signal))
       .catch(() => {
         if (!res.headersSent) res.writeHead(500);
@@ -118,6 +131,7 @@ export async function serve(options: ServeOptions, handler: HttpHandler): Promis
   return {
     hostname: options.hostname,
     port,
+    requestsCut: () => cut,
     close: () =>
       new Promise<void>((resolve) => {
         server.close(() => resolve());

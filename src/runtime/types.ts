@@ -86,6 +86,8 @@ export interface HttpServer {
   readonly hostname: string;
   readonly port: number;
   close(): Promise<void>;
+  /** Requests answered 408 and cut so far, their body not in within `requestTimeoutMs`. */
+  requestsCut?(): number;
 }
 
 /** Options for {@linkcode Runtime.serve}. */
@@ -100,6 +102,14 @@ export interface ServeOptions {
    * requests (one whose response is still streaming is left alone).
    */
   idleTimeoutMs?: number;
+  /**
+   * Once a request's headers are in, its body must arrive in full within
+   * this many ms (chunked or not), or the request is answered 408 and its
+   * connection closed. Default: the idle timeout, else 30000.
+   */
+  requestTimeoutMs?: number;
+  /** Called for each request so cut (for a diagnostic). */
+  onRequestCut?(info: { remoteAddress: string; method: string; path: string }): void;
   /**
    * The address is reachable from other machines. A runtime whose fastest
    * server cannot close idle connections (a Deno without per-connection

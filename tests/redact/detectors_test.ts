@@ -126,6 +126,53 @@ const CASES: Record<string, { positives: [string, string][]; negatives: string[]
     positives: [[`AIza${"S".repeat(35)}`, `AIza${"S".repeat(35)}`]],
     negatives: [`AIza${"S".repeat(20)}`],
   },
+  "stripe-key": {
+    positives: [[`key sk_live_${"4eC3".repeat(6)} here`, `sk_live_${"4eC3".repeat(6)}`], [
+      `rk_live_${"Ab9".repeat(9)}`,
+      `rk_live_${"Ab9".repeat(9)}`,
+    ]],
+    negatives: ["sk_live_short", "task_live_" + "a".repeat(30), "sk_prod_" + "a".repeat(30)],
+  },
+  "npm-token": {
+    positives: [[`NPM npm_${"aB3".repeat(12)}.`, `npm_${"aB3".repeat(12)}`]],
+    negatives: ["npm_config_cache", `npm_${"a".repeat(37)}`, `xnpm_${"a".repeat(36)}`],
+  },
+  "slack-webhook": {
+    positives: [[
+      `post to https://hooks.slack.com/services/T0000/B0000/${"X".repeat(24)} now`,
+      `https://hooks.slack.com/services/T0000/B0000/${"X".repeat(24)}`,
+    ]],
+    negatives: ["https://hooks.slack.com/", "https://slack.com/services/T0000/B0000"],
+  },
+  "basic-auth": {
+    positives: [["Authorization: Basic YWxhZGRpbjpvcGVuc2VzYW1l", "YWxhZGRpbjpvcGVuc2VzYW1l"]],
+    negatives: ["Basic usage: see the docs", "Basic Configuration", "basic YWxhZGRpbg=="],
+  },
+  "url-password": {
+    positives: [["postgres://admin:pa55w0rd!@db/x", "pa55w0rd!"], [
+      "see https://u:s3cr3t@example.com/a",
+      "s3cr3t",
+    ]],
+    negatives: ["http://user@host/", "https://example.com/a:b@c", "mailto:x@y.z", "a:b@c"],
+  },
+  "hex-token": {
+    positives: [[`Authorization: token ${"0a1b".repeat(10)}`, "0a1b".repeat(10)]],
+    negatives: [`token ${"0a1b".repeat(9)}`, `progressToken ${"g".repeat(40)}`, "the token 12"],
+  },
+  "env-secret": {
+    positives: [["export DB_PASSWORD=hunter2secret", "hunter2secret"], [
+      'API_TOKEN="a b c"',
+      "a b c",
+    ]],
+    negatives: ["export PATH=/usr/bin", "password=x", "PASSWORD=", "MAX_TOKENS_X=5 is fine?"],
+  },
+  "azure-key": {
+    positives: [[
+      `AccountName=x;AccountKey=${"Eby8vdM0".repeat(11)}==;EndpointSuffix=core.windows.net`,
+      `${"Eby8vdM0".repeat(11)}==`,
+    ]],
+    negatives: ["AccountKey=short", "AccountName=x;"],
+  },
 };
 
 describe("detectors", () => {
