@@ -429,7 +429,7 @@ class HttpRecorder {
       for (const message of messagesOf(json!)) this.#observeAnswer(message, requestMethods);
     }
     end("complete");
-    return new Response(outBytes.length === 0 ? null : outBytes, {
+    return new Response(outBytes.length === 0 ? null : outBytes as Uint8Array<ArrayBuffer>, {
       status: upstream.status,
       statusText: upstream.statusText,
       headers,

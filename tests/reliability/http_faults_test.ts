@@ -61,7 +61,7 @@ test("HTTP: a client that drops an SSE stream mid-way is recorded as client-clos
     assert.deepEqual(ends.map((end) => end.reason), ["client-closed"]);
     const recorded = stream.filter((entry) => entry.type === "message" && entry.dir === "s2c").map((
       entry,
-    ) => JSON.stringify(entry.msg));
+    ) => JSON.stringify((entry as { msg: unknown }).msg));
     for (const event of got.slice(0, 5)) {
       assert.ok(recorded.includes(JSON.stringify(event)), "each event the client got is recorded");
     }
