@@ -127,9 +127,15 @@ test("HTTP: an upstream that hangs is recorded unanswered, later requests work, 
     assert.equal((abandoned[2] as { reason: string }).reason, "client-closed");
 
     // The recorder stops on SIGINT even with a request still hanging.
+    // Waiting for the hung upstream would never end: stop() would SIGKILL it
+    // after 10 s and the code would not be 0.
     const stopping = Date.now();
-    assert.equal(await recorder.stop(), 0, recorder.output());
-    assert.ok(Date.now() - stopping < 5_000, "stopped without waiting for the hung upstream");
+    const code = await recorder.stop();
+    assert.equal(
+      code,
+      0,
+      `exited on its own ${Date.now() - stopping} ms after SIGINT? ${recorder.output()}`,
+    );
     await waiting;
     const all = (await loadCassette(cassette)).entries;
     const hung = exchangeOf(all, 1);
