@@ -28,6 +28,10 @@ export {
   extractWWWAuthenticateParams,
   selectResourceURL,
 } from "@modelcontextprotocol/sdk/client/auth.js";
+// @ts-types="../node_modules/@modelcontextprotocol/sdk/dist/esm/server/mcp.d.ts"
+export { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+// @ts-types="../node_modules/@modelcontextprotocol/sdk/dist/esm/server/stdio.d.ts"
+export { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 // @ts-types="../node_modules/@modelcontextprotocol/sdk/dist/esm/shared/transport.d.ts"
 export type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 // @ts-types="../node_modules/@modelcontextprotocol/sdk/dist/esm/types.d.ts"
