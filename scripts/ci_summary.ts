@@ -5,7 +5,8 @@
  * no allowlist entry matches.
  *
  * Usage: deno run -A scripts/ci_summary.ts --deno LOG --bun LOG [--status deno=CODE]
- *   [--status bun=CODE] [--check "NAME=CODE" ...]
+ *   [--status bun=CODE] [--check "NAME=CODE" ...] [--root DIR]
+ * (`--root`: where tests/allowed_skips.txt is read, default this checkout).
  * A `--check` (fmt, lint, type check) counts as one passed or one failed test.
  *
  * Skips are counted from what each runner prints for them:
@@ -150,7 +151,7 @@ function main(): number {
     ...option("deno").map((file) => denoCounts(readFileSync(file, "utf8"))),
     ...option("bun").map((file) => bunCounts(readFileSync(file, "utf8"))),
   ];
-  const allowed = readAllowlists();
+  const allowed = readAllowlists(option("root")[0] ?? ROOT);
   let failed = 0;
   let unexpected = 0;
   for (const count of counts) {
