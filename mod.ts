@@ -40,7 +40,7 @@ export type {
   LaunchSummary,
 } from "./src/api/start.ts";
 export { ReplayTransport } from "./src/api/transport.ts";
-export type { ReplayTransportOptions, TransportMessage } from "./src/api/transport.ts";
+export type { ReplayTransportOptions, SdkMessage, TransportMessage } from "./src/api/transport.ts";
 export { MODE_ENV, RECORD_MODES, resolveRecordMode } from "./src/modes/mode.ts";
 export type { RecordMode } from "./src/modes/mode.ts";
 export { CassetteError, ClaimError, ExitCode, ReplayMissError, UsageError } from "./src/errors.ts";

@@ -13,11 +13,8 @@
  * Usage: deno run -A --v8-flags=--expose-gc scripts/bench.ts [--calls 400] [--rounds 3] [--big-mb 100]
  * Prints a Markdown table; BENCHMARKS.md holds the last run's.
  */
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import {
-  getDefaultEnvironment,
-  StdioClientTransport,
-} from "@modelcontextprotocol/sdk/client/stdio.js";
+import { Client } from "../tests/sdk.ts";
+import { getDefaultEnvironment, StdioClientTransport } from "../tests/sdk.ts";
 import {
   closeSync,
   fsyncSync,

@@ -3,7 +3,9 @@
  * command to completion.
  */
 import { spawn } from "node:child_process";
-import { mkdtempSync, readFileSync } from "node:fs";
+import { after } from "node:test";
+import type { TestContext } from "node:test";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import assert from "node:assert/strict";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -35,9 +37,45 @@ export const SDK_SESSION = [
   path.join(ROOT, "tests/fixtures/sdk_session.ts"),
 ];
 
-/** A fresh temporary directory. */
+/** Folders {@linkcode tempDir} made that are still to be removed. */
+const madeDirs = new Set<string>();
+let removalAtExit = false;
+
+function removeMadeDirs(): void {
+  for (const dir of madeDirs) rmSync(dir, { recursive: true, force: true });
+  madeDirs.clear();
+}
+
+/**
+ * A fresh temporary directory, removed with all it holds once the test file
+ * is done (or the script that made it exits). Under `deno test` an `after`
+ * hook registered from anywhere, even inside a test, runs when the file is
+ * done, and `exit` handlers never run; Bun runs an `after` registered inside
+ * a test when that test ends (too early for a folder a later test still
+ * reads) and runs `exit` handlers, as Node and `deno run` do.
+ */
 export function tempDir(prefix = "mcp-cassette-test-"): string {
-  return mkdtempSync(path.join(tmpdir(), prefix));
+  const dir = mkdtempSync(path.join(tmpdir(), prefix));
+  madeDirs.add(dir);
+  if ("Deno" in globalThis) after(removeMadeDirs);
+  if (!removalAtExit) {
+    removalAtExit = true;
+    process.once("exit", removeMadeDirs);
+  }
+  return dir;
+}
+
+/** The line {@linkcode skipTest} prints; scripts/ci_summary.ts counts it. */
+export const SKIP_MARK = "mcp-cassette-skip:";
+
+/**
+ * Skips the running test. Use it instead of `t.skip()`: under Deno a test
+ * that calls `t.skip()` is reported as passed, so .ci/run counts skips from
+ * the line this prints (Bun reports the skip itself as well).
+ */
+export function skipTest(t: TestContext, reason: string): void {
+  console.log(`${SKIP_MARK} ${t.name} :: ${reason}`);
+  t.skip(reason);
 }
 
 /** What a finished command left. */

@@ -47,7 +47,9 @@ for (let s = 0; s < N / 20; s++) {
   });
   const sid = init.headers.get("mcp-session-id") ?? "";
   await init.text();
-  const h = sid ? { "mcp-session-id": sid, "mcp-protocol-version": "2025-11-25" } : {};
+  const h: Record<string, string> = sid
+    ? { "mcp-session-id": sid, "mcp-protocol-version": "2025-11-25" }
+    : {};
   await (await post({ jsonrpc: "2.0", method: "notifications/initialized" }, h)).text();
   for (let i = 0; i < 20; i++) {
     const r = await post({

@@ -235,7 +235,8 @@ async function collect(
     await sleep(25);
     lines = await readRunReport(runLog);
   }
-  await runtime.remove(runLog).catch(() => {});
+  // The run log's folder is a temp folder of its own: it goes with the log.
+  await runtime.remove(path.dirname(runLog)).catch(() => {});
   const result = emptyResult(cassette, mode, action, []);
   for (const start of lines.filter((line) => line.event === "start")) {
     const end = lines.find((line) => line.event === "end" && line.pid === start.pid);

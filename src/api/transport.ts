@@ -22,6 +22,14 @@ import { parseIgnorePath } from "../match/ignore_paths.ts";
 /** A JSON-RPC message as the SDK hands it to a transport. */
 export type TransportMessage = JsonRpcMessage & { jsonrpc: "2.0" };
 
+/**
+ * A message as the transport's two SDK-facing ends are typed: the SDK types
+ * `params` values as `unknown`, which `Json` does not admit, so with
+ * {@linkcode TransportMessage} there a `ReplayTransport` would not
+ * type-check as the SDK's `Transport`.
+ */
+export type SdkMessage = { jsonrpc: "2.0"; [key: string]: unknown };
+
 /** Options of {@linkcode ReplayTransport.open}. */
 export interface ReplayTransportOptions extends ReplayOptions {
   /**
@@ -53,7 +61,7 @@ export interface ReplayTransportOptions extends ReplayOptions {
  */
 export class ReplayTransport {
   /** Set by the client: called with each message the cassette serves. */
-  onmessage?: (message: TransportMessage, extra?: unknown) => void;
+  onmessage?: (message: SdkMessage, extra?: unknown) => void;
   /** Set by the client: called when something goes wrong. */
   onerror?: (error: Error) => void;
   /** Set by the client: called once the transport is closed. */
@@ -124,12 +132,12 @@ export class ReplayTransport {
   }
 
   /** Hands one client message to the replay; the answer arrives through `onmessage`. */
-  send(message: TransportMessage, _options?: unknown): Promise<void> {
+  send(message: SdkMessage, _options?: unknown): Promise<void> {
     if (this.#closed) return Promise.reject(new Error("ReplayTransport is closed"));
     if (!this.#session) return Promise.reject(new Error("ReplayTransport not started"));
     // Not awaited: a request whose recording asks the client something must
     // not hold up the client's answer, which arrives through a later send.
-    const work = this.#session.receive(message, this.#outlet).catch((error) => {
+    const work = this.#session.receive(message as TransportMessage, this.#outlet).catch((error) => {
       this.onerror?.(error instanceof Error ? error : new Error(String(error)));
     });
     this.#inFlight.add(work);
@@ -181,7 +189,7 @@ export class ReplayTransport {
   /** Delivers in order, each on its own turn, so `onmessage` never re-enters `send`. */
   #deliver(message: JsonRpcMessage): Promise<void> {
     this.#delivery = this.#delivery.then(() => {
-      if (!this.#closed || this.#inFlight.size > 0) this.onmessage?.(message as TransportMessage);
+      if (!this.#closed || this.#inFlight.size > 0) this.onmessage?.(message as SdkMessage);
     });
     return this.#delivery;
   }

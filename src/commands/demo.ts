@@ -16,7 +16,7 @@ import type { DemoVariant } from "../demo/servers.ts";
 export const command: Command = {
   name: "demo",
   summary: "Record a bundled server, then catch its regressed twin with verify",
-  usage: "demo [--out DIR]",
+  usage: "demo [--out DIR | --keep]",
   description:
     "Records a short session against a bundled sample server, then verifies the recording against " +
     "the same server (grade A) and against a regressed twin whose tools/list is identical but whose " +
@@ -25,7 +25,11 @@ export const command: Command = {
     out: {
       type: "string",
       valueName: "DIR",
-      description: "Keep the demo cassette in DIR (default: a temp dir)",
+      description: "Keep the demo cassette in DIR (default: a temp folder, removed at the end)",
+    },
+    keep: {
+      type: "boolean",
+      description: "Keep the temp folder with the demo cassette, and say where it is",
     },
     color: { type: "boolean", description: "Colour the reports (NO_COLOR still wins)" },
     serve: {
@@ -45,7 +49,11 @@ export const command: Command = {
       return ExitCode.Ok;
     }
     const color = flag(input.values, "color") && runtime.env("NO_COLOR") === undefined;
-    const outcome = await runDemo({ outDir: stringOption(input.values, "out"), color });
+    const outcome = await runDemo({
+      outDir: stringOption(input.values, "out"),
+      color,
+      keep: flag(input.values, "keep"),
+    });
     await printOut(outcome.text);
     return outcome.asExpected ? ExitCode.Ok : ExitCode.Failed;
   },

@@ -38,11 +38,27 @@ export function demoServerCommand(variant: DemoVariant): string[] {
   return [...runtime.selfCommand(), "demo", "--serve", variant];
 }
 
-/** Runs the demo; `outDir` keeps the cassette there (default: a temp dir). */
+/**
+ * Runs the demo; `outDir` keeps the cassette there. Without it the cassette
+ * goes to a temp folder, removed at the end unless `keep` is set.
+ */
 export async function runDemo(
-  options: { outDir?: string; color?: boolean } = {},
+  options: { outDir?: string; color?: boolean; keep?: boolean } = {},
 ): Promise<DemoOutcome> {
   const dir = options.outDir ?? await runtime.makeTempDir("mcp-cassette-demo-");
+  const removeAfter = options.outDir === undefined && !options.keep;
+  try {
+    return await demoIn(dir, options, removeAfter);
+  } finally {
+    if (removeAfter) await runtime.remove(dir).catch(() => {});
+  }
+}
+
+async function demoIn(
+  dir: string,
+  options: { outDir?: string; color?: boolean },
+  removed: boolean,
+): Promise<DemoOutcome> {
   if (options.outDir) await runtime.mkdir(options.outDir);
   const cassette = `${dir.replace(/[\\/]$/, "")}/demo.cassette.jsonl`;
   await recordScript(demoServerCommand("healthy"), DEMO_SCRIPT, cassette);
@@ -73,7 +89,9 @@ export async function runDemo(
     regressed.kinds["value-change"] > 0 && regressed.kinds["structure-change"] > 0;
   const color = options.color ?? false;
   const text = [
-    `Recorded ${DEMO_SCRIPT.length + 1} requests against the healthy demo server into ${cassette}`,
+    `Recorded ${DEMO_SCRIPT.length + 1} requests against the healthy demo server ${
+      removed ? "(into a temp folder removed at the end; --keep keeps it)" : `into ${cassette}`
+    }`,
     checkLine,
     "",
     formatText(healthy, {

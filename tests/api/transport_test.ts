@@ -5,7 +5,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import path from "node:path";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { Client } from "../sdk.ts";
 import { ReplayMissError, ReplayTransport } from "../../mod.ts";
 import { CLI, DENO, EVERYTHING, ROOT, run, tempDir } from "../helpers.ts";
 import { runSteps } from "./fixtures/steps.ts";

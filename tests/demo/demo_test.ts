@@ -1,6 +1,6 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { existsSync } from "node:fs";
+import { existsSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { cli, tempDir } from "../verify/_helpers.ts";
 import { DENO } from "../helpers.ts";
@@ -39,4 +39,21 @@ test("demo --serve runs a demo server; an unknown variant is bad input", async (
   ]);
   assert.equal(check.code, 0, check.stderr);
   assert.match(check.stdout, /server: travel-helper 1\.4\.0/);
+});
+
+test("demo removes the temp folder it made; with --keep it keeps it and says where", async () => {
+  // TMPDIR is where the demo makes its folder: a fresh one shows what it left.
+  const tmp = tempDir();
+  const removed = await cli(["demo"], { TMPDIR: tmp, TMP: tmp, TEMP: tmp });
+  assert.equal(removed.code, 0, removed.stderr + removed.stdout);
+  assert.match(removed.stdout, /temp folder removed at the end; --keep keeps it/);
+  assert.deepEqual(readdirSync(tmp), []);
+
+  const kept = await cli(["demo", "--keep"], { TMPDIR: tmp, TMP: tmp, TEMP: tmp });
+  assert.equal(kept.code, 0, kept.stderr + kept.stdout);
+  const [folder] = readdirSync(tmp);
+  assert.match(folder ?? "", /^mcp-cassette-demo-/);
+  const cassette = join(tmp, folder, "demo.cassette.jsonl");
+  assert.ok(kept.stdout.includes(`into ${cassette}`), kept.stdout.split("\n")[0]);
+  assert.ok(existsSync(cassette));
 });

@@ -92,6 +92,57 @@ describe("SSE framing properties", () => {
     );
   });
 
+  it("any line endings (CRLF, LF, CR) cut anywhere, right after a CR above all, parse the same", async () => {
+    const ending = fc.constantFrom("\n", "\r", "\r\n");
+    const value = tricky(["a", "é", "😀", ":", " ", "data"]).map(noBreaks);
+    const block = fc.record({
+      id: fc.option(value, { nil: undefined }),
+      lines: fc.array(fc.tuple(value, ending), { minLength: 1, maxLength: 4 }),
+      blank: ending,
+    });
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(block, { maxLength: 5 }),
+        fc.array(fc.boolean(), { maxLength: 24 }),
+        cuts,
+        async (blocks, cutAfterCr, offsets) => {
+          let text = "";
+          const expected: SseEvent[] = [];
+          let lastId: string | undefined;
+          // A lone CR then a lone LF would be one CRLF ending, not two.
+          const end = (ending: string) => text.endsWith("\r") && ending === "\n" ? "\r\n" : ending;
+          for (const { id, lines, blank } of blocks) {
+            if (id !== undefined) {
+              text += `id: ${id}\n`;
+              lastId = id;
+            }
+            for (const [data, ending] of lines) text += `data: ${data}${end(ending)}`;
+            text += end(blank);
+            const seen: SseEvent = { data: lines.map(([data]) => data).join("\n") };
+            if (lastId !== undefined) seen.id = lastId;
+            expected.push(seen);
+          }
+          const bytes = utf8(text);
+          // Cut right after the CRs the generator picked: where a CRLF splits in two.
+          const afterCr: number[] = [];
+          let seenCr = 0;
+          bytes.forEach((byte, index) => {
+            if (byte === 0x0d && cutAfterCr[seenCr++ % Math.max(1, cutAfterCr.length)]) {
+              afterCr.push(index + 1);
+            }
+          });
+          const chunks = cutAt(bytes, [
+            ...afterCr,
+            ...offsets.map((offset) => offset % (bytes.length + 1)),
+          ]);
+          assert.deepEqual(parseSseText(text), expected);
+          assert.deepEqual(await runThrough(new SseParserStream(), chunks), expected);
+        },
+      ),
+      RUNS,
+    );
+  });
+
   it("any chunking of an encoded SSE stream parses to the same events", async () => {
     await fc.assert(
       fc.asyncProperty(fc.array(event, { maxLength: 6 }), cuts, async (events, offsets) => {

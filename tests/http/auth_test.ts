@@ -10,13 +10,13 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { Client } from "../sdk.ts";
+import { StreamableHTTPClientTransport } from "../sdk.ts";
 import {
   discoverOAuthServerInfo,
   extractWWWAuthenticateParams,
   selectResourceURL,
-} from "@modelcontextprotocol/sdk/client/auth.js";
+} from "../sdk.ts";
 import { CLI, DENO, ROOT, tempDir } from "../helpers.ts";
 import { cassetteLines, startBackground, URL_LINE } from "./http_helpers.ts";
 

@@ -11,6 +11,7 @@ import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
 import process from "node:process";
 import { rowJobs, runSetup, setupState } from "./run.ts";
+import { skipTest } from "../helpers.ts";
 
 const setupLog = await runSetup();
 process.stderr.write(setupLog);
@@ -28,7 +29,7 @@ for (
   const [language, tool] of [["python", "python3"], ["go", "go"], ["java", "mvn"]] as const
 ) {
   test(`setup installs the ${language} SDK when ${tool} is on PATH`, (t) => {
-    if (!onPath(tool)) return t.skip(`${tool} not found on PATH`);
+    if (!onPath(tool)) return skipTest(t, `${tool} not found on PATH`);
     const state = setupState(language);
     assert.ok(
       "ok" in state,
@@ -42,7 +43,7 @@ for (const job of rowJobs()) {
     const row = await job.run();
     if (row.status === "skip" || row.status === "pending") {
       process.stderr.write(`interop: ${row.status}: ${job.name}: ${row.detail}\n`);
-      return t.skip(`${row.status}: ${row.detail}`);
+      return skipTest(t, `${row.status}: ${row.detail}`);
     }
     assert.equal(row.status, "pass", row.detail);
     assert.match(row.detail, /recorded values matched/);

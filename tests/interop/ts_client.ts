@@ -7,9 +7,9 @@
  * Usage: deno run -A --no-check tests/interop/ts_client.ts --session FILE
  *          (--url URL | -- <server command...>)
  */
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { Client } from "../sdk.ts";
+import { StdioClientTransport } from "../sdk.ts";
+import { StreamableHTTPClientTransport } from "../sdk.ts";
 import { readFileSync } from "node:fs";
 import process from "node:process";
 import { parseArgs } from "node:util";

@@ -132,7 +132,7 @@ describe("Redactor.message", () => {
     const redactor = await createRedactor();
     const card = "4111111111111111";
     const blob = (card + "AAAA").repeat(4);
-    const result = {
+    const result: Json = {
       jsonrpc: "2.0",
       id: 2,
       result: {

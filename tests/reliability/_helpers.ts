@@ -5,7 +5,7 @@
  */
 import { spawn } from "node:child_process";
 import type { ChildProcessWithoutNullStreams } from "node:child_process";
-import { appendFileSync, readFileSync } from "node:fs";
+import { appendFileSync, existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import process from "node:process";
 import assert from "node:assert/strict";
@@ -25,6 +25,39 @@ export const FIXTURE = [
 
 /** The seed of this run's random choices (`MCP_CASSETTE_SEED` to repeat one). */
 export const SEED = Number(process.env.MCP_CASSETTE_SEED ?? Date.now() % 1_000_000);
+
+/**
+ * Seeds the kill tests run every time besides {@linkcode SEED}: kill points
+ * that are the same in every run, early and late in the session.
+ */
+export const FIXED_SEEDS = [20261201, 424242] as const;
+
+/** Bun: the binary the npm `bun` package installed, else `bun` on PATH. */
+export const BUN = existsSync(path.join(ROOT, "node_modules", "bun", "bin", "bun.exe"))
+  ? path.join(ROOT, "node_modules", "bun", "bin", "bun.exe")
+  : "bun";
+
+/** A way to run the stdio recorder: the CLI's prefix up to the command name, and its env. */
+export interface RecorderRuntime {
+  name: string;
+  cli: readonly string[];
+  env: Record<string, string>;
+}
+
+/**
+ * The stdio recorder on both of its copy paths: Deno copies on threads of
+ * its own (Linux), or on its main thread when told to, the path Bun, Node,
+ * macOS and Windows always take; Bun runs that path in another runtime.
+ */
+export const RECORDER_RUNTIMES: readonly RecorderRuntime[] = [
+  { name: "Deno, on its own threads", cli: CLI, env: {} },
+  {
+    name: "Deno, on its main thread",
+    cli: CLI,
+    env: { MCP_CASSETTE_RECORDER_THREADS: "0" },
+  },
+  { name: "Bun, on its main thread", cli: [BUN, path.join(ROOT, "cli.ts")], env: {} },
+];
 
 /** A small deterministic PRNG (mulberry32): numbers in [0, 1). */
 export function rng(seed: number): () => number {
@@ -244,9 +277,10 @@ export async function killAtRandomPoints<T extends { torn: boolean }>(
   kills: number,
   prefix: string,
   killOnce: (cassette: string, delayMs: number) => Promise<T>,
+  seed: number = SEED,
 ): Promise<{ outcomes: T[]; torn: string[] }> {
   const dir = tempDir(prefix);
-  const random = rng(SEED);
+  const random = rng(seed);
   const outcomes: T[] = [];
   const torn: string[] = [];
   for (let i = 0; i < kills; i++) {
@@ -256,7 +290,7 @@ export async function killAtRandomPoints<T extends { torn: boolean }>(
       outcomes.push(await killOnce(cassette, delay));
     } catch (error) {
       throw new Error(
-        `kill ${i} (seed ${SEED}, ${delay} ms after initialize): ${(error as Error).message}`,
+        `kill ${i} (seed ${seed}, ${delay} ms after initialize): ${(error as Error).message}`,
       );
     }
     if (outcomes.at(-1)!.torn) torn.push(cassette);

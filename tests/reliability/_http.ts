@@ -29,9 +29,11 @@ export async function startHttpFixture(): Promise<Background & { url: string }> 
 export async function startHttpRecorder(
   upstream: string,
   cassette: string,
+  /** The CLI's command line prefix: Deno's by default (`[BUN, "cli.ts"]` runs it on Bun). */
+  cli: readonly string[] = CLI,
 ): Promise<Background & { url: string }> {
   const recorder = await startBackground(
-    [...CLI, "record", "-o", cassette, "--url", upstream],
+    [...cli, "record", "-o", cassette, "--url", upstream],
     URL_LINE,
   );
   return { ...recorder, url: recorder.found };

@@ -11,7 +11,10 @@
  * first request answered with a result). A kill before that leaves an empty
  * file: the last test pins that down (docs/reliability.md says so).
  *
- * Default: 5 kill points; MCP_CASSETTE_LONG=1: 100.
+ * The recorder runs on Deno and on Bun, each killed at the points of the
+ * fixed seeds (the same every run) and of this run's random seed (printed).
+ *
+ * Default: 5 kill points per seed; MCP_CASSETTE_LONG=1: 40 for the random seed.
  */
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
@@ -20,13 +23,19 @@ import { readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { loadCassette } from "../../src/cassette/reader.ts";
 import type { Entry } from "../../src/cassette/format.ts";
-import { CLI, run, tempDir } from "../helpers.ts";
-import { figure, killAtRandomPoints, LONG, SEED } from "./_helpers.ts";
+import { CLI, ROOT, run, tempDir } from "../helpers.ts";
+import { BUN, figure, FIXED_SEEDS, killAtRandomPoints, LONG, SEED } from "./_helpers.ts";
 import { callMessage, openSession, post, startHttpFixture, startHttpRecorder } from "./_http.ts";
 import type { Msg } from "./_http.ts";
 import type { Background } from "../http/http_helpers.ts";
 
-const KILLS = LONG ? 100 : 5;
+const KILLS = 5;
+const RANDOM_KILLS = LONG ? 40 : KILLS;
+/** The HTTP recorder on Deno and on Bun (whose HTTP serving is its own, src/runtime/). */
+const RUNTIMES = [
+  { name: "Deno", cli: CLI },
+  { name: "Bun", cli: [BUN, path.join(ROOT, "cli.ts")] },
+] as const;
 /** POSTs kept in flight: the recorder is busy in both directions at every kill point. */
 const IN_FLIGHT = 16;
 
@@ -55,8 +64,12 @@ async function sigkill(recorder: Background): Promise<void> {
   await exited;
 }
 
-async function killOnce(cassette: string, delayMs: number): Promise<KillOutcome> {
-  const recorder = await startHttpRecorder(fixture.url, cassette);
+async function killOnce(
+  cli: readonly string[],
+  cassette: string,
+  delayMs: number,
+): Promise<KillOutcome> {
+  const recorder = await startHttpRecorder(fixture.url, cassette, cli);
   const sessionId = await openSession(recorder.url);
   let killed = false;
   let next = 1;
@@ -150,20 +163,37 @@ async function killOnce(cassette: string, delayMs: number): Promise<KillOutcome>
   };
 }
 
-test(`HTTP: SIGKILL of record --url at ${KILLS} random points of a busy session loses no exchange the client received`, async () => {
-  const { outcomes, torn } = await killAtRandomPoints(KILLS, "mcp-cassette-http-kill-", killOnce);
-  const received = outcomes.map((outcome) => outcome.received);
-  figure("http-sigkill", {
-    kills: KILLS,
-    seed: SEED,
-    exchangesReceivedPerKill: { min: Math.min(...received), max: Math.max(...received) },
-    exchangesReceivedTotal: received.reduce((a, b) => a + b, 0),
-    sseEventsReceivedTotal: outcomes.reduce((a, b) => a + b.events, 0),
-    entriesTotal: outcomes.reduce((a, b) => a + b.entries, 0),
-    lost: 0,
-    tornTails: torn.length,
-  });
-});
+for (const runtime of RUNTIMES) {
+  for (const seed of [...FIXED_SEEDS, SEED]) {
+    const random = seed === SEED;
+    const kills = random ? RANDOM_KILLS : KILLS;
+    test(
+      `HTTP: SIGKILL of record --url at ${kills} points of a busy session (${
+        random ? "this run's random" : "fixed"
+      } seed ${seed}) loses no exchange the client received: ${runtime.name}`,
+      async () => {
+        const { outcomes, torn } = await killAtRandomPoints(
+          kills,
+          "mcp-cassette-http-kill-",
+          (cassette, delayMs) => killOnce(runtime.cli, cassette, delayMs),
+          seed,
+        );
+        const received = outcomes.map((outcome) => outcome.received);
+        figure("http-sigkill", {
+          recorder: runtime.name,
+          kills,
+          seed,
+          exchangesReceivedPerKill: { min: Math.min(...received), max: Math.max(...received) },
+          exchangesReceivedTotal: received.reduce((a, b) => a + b, 0),
+          sseEventsReceivedTotal: outcomes.reduce((a, b) => a + b.events, 0),
+          entriesTotal: outcomes.reduce((a, b) => a + b.entries, 0),
+          lost: 0,
+          tornTails: torn.length,
+        });
+      },
+    );
+  }
+}
 
 test("HTTP: a SIGKILL before any request succeeded leaves the held frames in <cassette>.pending (the header waits for the era)", async () => {
   const cassette = path.join(tempDir("mcp-cassette-http-kill-"), "early.cassette.jsonl");

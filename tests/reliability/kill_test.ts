@@ -4,7 +4,13 @@
  * before the kill is present, in order, and readable; a torn tail is
  * reported by the reader and by `lint`.
  *
- * Default: 10 kill points; MCP_CASSETTE_LONG=1: 100.
+ * Every recorder of RECORDER_RUNTIMES (Deno on threads, Deno on its main
+ * thread, Bun) is killed at the points of the fixed seeds, the same in every
+ * run, and of this run's random seed (printed; MCP_CASSETTE_SEED repeats
+ * it). One more test kills each the moment a frame has reached the client
+ * in full, which fails every run if a recorder forwards before it writes.
+ *
+ * Default: 10 kill points per seed; MCP_CASSETTE_LONG=1: 40 for the random seed.
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
@@ -15,17 +21,23 @@ import { CLI, run, tempDir } from "../helpers.ts";
 import {
   call,
   figure,
+  FIXED_SEEDS,
   FIXTURE,
   initialize,
   killAtRandomPoints,
   LineProcess,
   LONG,
+  RECORDER_RUNTIMES,
   SEED,
 } from "./_helpers.ts";
+import type { RecorderRuntime } from "./_helpers.ts";
 
-const KILLS = LONG ? 100 : 10;
+const KILLS = 10;
+const RANDOM_KILLS = LONG ? 40 : KILLS;
 /** Requests kept in flight: the session is busy in both directions at every kill point. */
 const IN_FLIGHT = 16;
+
+console.log(`kill tests: random seed ${SEED} (MCP_CASSETTE_SEED=${SEED} repeats it)`);
 
 interface KillOutcome {
   received: number;
@@ -33,8 +45,15 @@ interface KillOutcome {
   torn: boolean;
 }
 
-async function killOnce(cassette: string, delayMs: number): Promise<KillOutcome> {
-  const recorder = new LineProcess([...CLI, "record", "-o", cassette, "--", ...FIXTURE, "serve"]);
+async function killOnce(
+  runtime: RecorderRuntime,
+  cassette: string,
+  delayMs: number,
+): Promise<KillOutcome> {
+  const recorder = new LineProcess(
+    [...runtime.cli, "record", "-o", cassette, "--", ...FIXTURE, "serve"],
+    { env: runtime.env },
+  );
   recorder.send(initialize());
   await recorder.answer(1);
   recorder.send({ jsonrpc: "2.0", method: "notifications/initialized" });
@@ -105,23 +124,74 @@ async function killOnce(cassette: string, delayMs: number): Promise<KillOutcome>
   };
 }
 
-test(`SIGKILL at ${KILLS} random points of a busy stdio session loses no forwarded frame`, async () => {
-  const { outcomes, torn } = await killAtRandomPoints(KILLS, "mcp-cassette-kill-", killOnce);
-  const received = outcomes.map((outcome) => outcome.received);
-  figure("stdio-sigkill", {
-    kills: KILLS,
-    seed: SEED,
-    framesForwardedPerKill: { min: Math.min(...received), max: Math.max(...received) },
-    framesForwardedTotal: received.reduce((a, b) => a + b, 0),
-    lost: 0,
-    tornTails: torn.length,
+for (const runtime of RECORDER_RUNTIMES) {
+  for (const seed of [...FIXED_SEEDS, SEED]) {
+    const random = seed === SEED;
+    const kills = random ? RANDOM_KILLS : KILLS;
+    test(
+      `SIGKILL at ${kills} points of a busy stdio session (${
+        random ? "this run's random" : "fixed"
+      } seed ${seed}) loses no forwarded frame: ${runtime.name}`,
+      async () => {
+        const { outcomes, torn } = await killAtRandomPoints(
+          kills,
+          "mcp-cassette-kill-",
+          (cassette, delayMs) => killOnce(runtime, cassette, delayMs),
+          seed,
+        );
+        const received = outcomes.map((outcome) => outcome.received);
+        figure("stdio-sigkill", {
+          recorder: runtime.name,
+          kills,
+          seed,
+          framesForwardedPerKill: { min: Math.min(...received), max: Math.max(...received) },
+          framesForwardedTotal: received.reduce((a, b) => a + b, 0),
+          lost: 0,
+          tornTails: torn.length,
+        });
+      },
+    );
+  }
+
+  test(`SIGKILL the moment a frame reached the client in full: it is in the cassette: ${runtime.name}`, async () => {
+    // The fixture's late_end answer is 16 MB whose last 64 bytes come after
+    // a pause, so the chunk completing it is forwarded at once and the kill
+    // follows within a millisecond or so, while serialising and writing
+    // 16 MB takes tens: a recorder that forwards before it writes loses the
+    // frame every time, one that writes first never does.
+    const dir = tempDir("mcp-cassette-kill-on-arrival-");
+    for (let attempt = 0; attempt < 3; attempt++) {
+      const cassette = path.join(dir, `arrival-${attempt}.cassette.jsonl`);
+      const recorder = new LineProcess(
+        [...runtime.cli, "record", "-o", cassette, "--", ...FIXTURE, "serve"],
+        { env: runtime.env },
+      );
+      recorder.send(initialize());
+      await recorder.answer(1);
+      recorder.send(call(2, "late_end"));
+      await recorder.until(() => recorder.lines.length >= 2, "the 16 MB answer");
+      recorder.child.kill("SIGKILL");
+      await recorder.closed;
+      const loaded = await loadCassette(cassette);
+      const answers = loaded.entries.filter((entry) =>
+        entry.type === "message" && entry.dir === "s2c" &&
+        (entry.msg as { id?: unknown }).id === 2
+      );
+      assert.equal(
+        answers.length,
+        1,
+        `attempt ${attempt}: the client had the whole answer to request 2, the cassette ${
+          answers.length === 0 ? "does not" : "has it more than once"
+        } (${loaded.entries.length} entries)`,
+      );
+    }
   });
-});
+}
 
 test("a tail torn mid-line is read up to it and reported by lint as MCL008", async () => {
   const dir = tempDir("mcp-cassette-torn-");
   const cassette = path.join(dir, "torn.cassette.jsonl");
-  await killOnce(cassette, 50);
+  await killOnce(RECORDER_RUNTIMES[0], cassette, 50);
   const whole = await loadCassette(cassette);
   const size = readFileSync(cassette).length;
   truncateSync(cassette, size - 7);

@@ -13,7 +13,8 @@ import type { Entry } from "../../src/cassette/format.ts";
 import { CLI, tempDir } from "../helpers.ts";
 import { call, FIXTURE, initialize, LineProcess } from "./_helpers.ts";
 
-const onThreads = process.platform === "linux" && "Deno" in globalThis;
+// The recorder is always the Deno CLI (CLI), whichever runner runs this file.
+const onThreads = process.platform === "linux";
 
 /** The names of a process's threads (Linux). */
 function threadNames(pid: number): string[] {

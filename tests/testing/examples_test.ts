@@ -86,6 +86,9 @@ test("the jest example passes under jest (on Node, from the npm build) with MCP_
       "--ci",
       "--config",
       config,
+      // Its cache would otherwise stay behind in the system temp folder.
+      "--cacheDirectory",
+      path.join(work, "jest-cache"),
     ], {
       env: { ...CI, MCP_CASSETTE_NPM_DIR: build },
       timeoutMs: 30_000,

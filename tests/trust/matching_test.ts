@@ -8,9 +8,9 @@ import assert from "node:assert/strict";
 import { readdirSync, readFileSync, rmSync } from "node:fs";
 import path from "node:path";
 import process from "node:process";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { Client, StdioClientTransport } from "../sdk.ts";
 import { ReplayMissError, ReplayTransport, startCassette } from "../../mod.ts";
+import type { CassetteResult } from "../../mod.ts";
 import { CLI, ROOT, run, tempDir } from "../helpers.ts";
 
 const SERVER = ["python3", path.join(ROOT, "tests/fixtures/trust/weather_server.py")];
@@ -30,13 +30,18 @@ async function withCassette(
     await client.connect(new StdioClientTransport({ command: server.command, args: server.args }));
     for (const args of calls) {
       results.push(
-        await client.callTool({ name: "weather", arguments: args }).catch((error) => error),
+        await client.callTool({ name: "weather", arguments: args }).catch((error: unknown) =>
+          error
+        ),
       );
     }
   } finally {
     await client.close();
   }
-  const finished = await server.finish().then((result) => result, (error) => error);
+  const finished: CassetteResult | Error = await server.finish().then(
+    (result) => result,
+    (error: Error) => error,
+  );
   return { results, finished };
 }
 
@@ -73,7 +78,7 @@ test('match: "lenient" (--lenient) answers with the same tool\'s recording, and 
   await withCassette(cassette, [{ city: "Lisbon" }]);
   const lenient = await withCassette(cassette, [{ city: "Porto" }], { match: "lenient" });
   assert.match(textOf(lenient.results[0]), /Lisbon/);
-  assert.ok(!(lenient.finished instanceof Error), String(lenient.finished));
+  if (lenient.finished instanceof Error) throw lenient.finished;
   assert.equal(lenient.finished.inexact.length, 1);
   assert.match(lenient.finished.inexact[0], /Porto.*answered with the recording of.*Lisbon/);
   const cli = await run([...CLI, "replay", "--lenient", cassette], {

@@ -19,8 +19,7 @@ import {
 import path from "node:path";
 import process from "node:process";
 import { findNodeAtLocation, parse, parseTree } from "jsonc-parser";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { Client, StdioClientTransport } from "../sdk.ts";
 import { CLI, NODE, ROOT, run, tempDir } from "../helpers.ts";
 
 const EVERYTHING_JS = path.join(
