@@ -29,6 +29,7 @@ const loaders: Record<string, () => Promise<{ command: Command }>> = {
   inspect: () => import(COMMANDS + "inspect.ts"),
   import: () => import(COMMANDS + "import.ts"),
   redact: () => import(COMMANDS + "redact.ts"),
+  view: () => import(COMMANDS + "view.ts"),
 };
 
 /** The command names, in overview order. */

@@ -1,0 +1,200 @@
+/**
+ * Reads the JSON reports `replay --report` and the test helpers write, checks
+ * that each was written for the cassette at hand, and merges them into one
+ * verdict per recorded request. `view` marks its rows with the verdicts;
+ * `prune` removes the requests no run asked for.
+ *
+ * @module
+ */
+import { lineBatches } from "../cassette/reader.ts";
+import { CassetteError } from "../errors.ts";
+import { sha256Hex } from "../redact/sha256.ts";
+import { runtime } from "../runtime/mod.ts";
+
+/** A report that cannot be used: names the file and what is wrong with it. */
+export class ReportError extends CassetteError {
+  constructor(readonly file: string, problem: string) {
+    super(`${file}: ${problem}`);
+  }
+}
+
+/** One recorded client request and how often the runs used it. */
+export interface RecordedUse {
+  line: number;
+  method: string;
+  name?: string;
+  played: number;
+  inexact: number;
+  repeated: number;
+  outOfOrder: number;
+}
+
+/** A live request a run asked that no recording answered. */
+export interface ReportMiss {
+  method: string;
+  message: string;
+  closestLine?: number;
+  path?: string;
+  /** The report file it came from. */
+  file: string;
+}
+
+/** What a recorded request became over all the runs. */
+export type Verdict = "played" | "inexact" | "repeated" | "never";
+
+/** Several reports of one cassette, merged. */
+export interface MergedReports {
+  files: string[];
+  /** Per cassette line of a recorded request, the summed counts. */
+  recorded: Map<number, RecordedUse>;
+  misses: ReportMiss[];
+}
+
+/**
+ * The SHA-256 (hex) of a cassette's first line without its newline: what a
+ * report names its cassette by.
+ */
+export async function headerSha256(path: string): Promise<string> {
+  for await (const batch of lineBatches(path)) return sha256Hex(batch[0]);
+  return sha256Hex("");
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === "object" && !Array.isArray(value);
+}
+
+function count(file: string, row: Record<string, unknown>, field: string, at: string): number {
+  const value = row[field] ?? 0;
+  if (typeof value !== "number" || !Number.isInteger(value) || value < 0) {
+    throw new ReportError(file, `${at}.${field} must be a count, not ${JSON.stringify(value)}`);
+  }
+  return value;
+}
+
+function recordedRow(file: string, row: unknown, index: number): RecordedUse {
+  const at = `recorded[${index}]`;
+  if (!isObject(row)) throw new ReportError(file, `${at} must be an object`);
+  if (typeof row.line !== "number" || !Number.isInteger(row.line) || row.line < 2) {
+    throw new ReportError(file, `${at}.line must be a cassette line number`);
+  }
+  return {
+    line: row.line,
+    method: typeof row.method === "string" ? row.method : "?",
+    name: typeof row.name === "string" ? row.name : undefined,
+    played: count(file, row, "played", at),
+    inexact: count(file, row, "inexact", at),
+    repeated: count(file, row, "repeated", at),
+    outOfOrder: count(file, row, "outOfOrder", at),
+  };
+}
+
+function missRow(file: string, row: unknown): ReportMiss {
+  const miss = isObject(row) ? row : {};
+  return {
+    method: typeof miss.method === "string" ? miss.method : "?",
+    message: typeof miss.message === "string" ? miss.message : JSON.stringify(row),
+    closestLine: typeof miss.closestLine === "number" ? miss.closestLine : undefined,
+    path: typeof miss.path === "string" ? miss.path : undefined,
+    file,
+  };
+}
+
+async function readReport(file: string): Promise<Record<string, unknown>> {
+  let text: string;
+  try {
+    text = await runtime.readTextFile(file);
+  } catch (error) {
+    const code = (error as { code?: string }).code;
+    const problem = code === "ENOENT" ? "no such file" : (error as Error).message.split("\n")[0];
+    throw new ReportError(file, `cannot read the report: ${problem}`);
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    throw new ReportError(file, `not a JSON report (${(error as Error).message})`);
+  }
+  if (!isObject(value)) throw new ReportError(file, "a report must be a JSON object");
+  return value;
+}
+
+/**
+ * Loads and merges reports of the cassette whose header hashes to `sha256`.
+ * Throws a {@linkcode ReportError} for a report that is not one, or that was
+ * written for another cassette.
+ */
+export async function loadReports(
+  files: readonly string[],
+  cassettePath: string,
+  sha256: string,
+): Promise<MergedReports> {
+  const merged: MergedReports = { files: [...files], recorded: new Map(), misses: [] };
+  for (const file of files) {
+    const report = await readReport(file);
+    const cassette = isObject(report.cassette) ? report.cassette : undefined;
+    if (typeof cassette?.headerSha256 !== "string") {
+      throw new ReportError(file, "the report has no cassette.headerSha256 (not a replay report)");
+    }
+    if (cassette.headerSha256 !== sha256) {
+      throw new ReportError(
+        file,
+        `written for another cassette: its header sha256 is ${
+          cassette.headerSha256.slice(0, 12)
+        }…, ${cassettePath}'s is ${sha256.slice(0, 12)}…`,
+      );
+    }
+    if (!Array.isArray(report.recorded)) {
+      throw new ReportError(file, "the report has no recorded list");
+    }
+    report.recorded.forEach((row, index) => addUse(merged.recorded, recordedRow(file, row, index)));
+    if (Array.isArray(report.misses)) {
+      for (const miss of report.misses) merged.misses.push(missRow(file, miss));
+    }
+  }
+  return merged;
+}
+
+function addUse(into: Map<number, RecordedUse>, use: RecordedUse): void {
+  const known = into.get(use.line);
+  if (!known) {
+    into.set(use.line, { ...use });
+    return;
+  }
+  known.played += use.played;
+  known.inexact += use.inexact;
+  known.repeated += use.repeated;
+  known.outOfOrder += use.outOfOrder;
+}
+
+/**
+ * One word for a recorded request: never asked when no run used it; else the
+ * least exact way any run did (a repeat outranks an inexact match).
+ */
+export function verdictOf(use: RecordedUse): Verdict {
+  if (use.played + use.inexact + use.repeated + use.outOfOrder === 0) return "never";
+  if (use.repeated > 0) return "repeated";
+  if (use.inexact > 0) return "inexact";
+  return "played";
+}
+
+/** Whether any run asked for the request at all. */
+export function wasAsked(use: RecordedUse | undefined): boolean {
+  return use !== undefined && verdictOf(use) !== "never";
+}
+
+/**
+ * Writes `text` to `<path>.tmp` and renames it over `path`, so a reader never
+ * sees half a file and a failed write leaves the old one.
+ */
+export async function writeAside(path: string, text: string): Promise<void> {
+  const temporary = `${path}.tmp`;
+  try {
+    await runtime.writeTextFile(temporary, text);
+    await runtime.rename(temporary, path);
+  } catch (error) {
+    await runtime.remove(temporary).catch(() => {});
+    throw new CassetteError(
+      `Cannot write ${path}: ${(error as Error).message.split("\n")[0]}`,
+    );
+  }
+}
