@@ -30,6 +30,7 @@ const loaders: Record<string, () => Promise<{ command: Command }>> = {
   import: () => import(COMMANDS + "import.ts"),
   redact: () => import(COMMANDS + "redact.ts"),
   view: () => import(COMMANDS + "view.ts"),
+  prune: () => import(COMMANDS + "prune.ts"),
 };
 
 /** The command names, in overview order. */
