@@ -147,7 +147,7 @@ function rowHtml(f) {
   }
   var st = f.status ? '<span class="badge ' + f.status + '">' + STATUS_TEXT[f.status] + "</span>" : "";
   return '<div class="' + cls + '" data-i="' + f.i + '"><a class="ln" href="#frame-' + f.line + '">' + f.line + '</a><span class="t">' + ms(f.t) +
-    '</span><span class="ses">' + esc(f.s) + "</span>" + lane + '<span class="lat">' + lat + '</span><span class="st">' + st + "</span></div>";
+    '</span><span class="ses">' + esc(f.s || "default") + "</span>" + lane + '<span class="lat">' + lat + '</span><span class="st">' + st + "</span></div>";
 }
 function render() {
   var top = tl.scrollTop, h = tl.clientHeight || 600;
@@ -284,6 +284,7 @@ function wire() {
   window.addEventListener("hashchange", fromHash);
 }
 build();
+if (meta.sessions <= 1) document.body.classList.add("one-session");
 wire();
 applyFilter();
 fromHash();

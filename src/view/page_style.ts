@@ -22,15 +22,19 @@ code, pre, .chip, .ln, .t, .latl { font-family: ui-monospace, SFMono-Regular, Me
 #glance dt { color: var(--muted); }
 #glance dd { margin: 0; overflow-wrap: anywhere; }
 #stats { display: flex; flex-wrap: wrap; gap: 8px 28px; padding: 0 18px; }
-#stats table { border-collapse: collapse; }
-#stats th { text-align: left; font-weight: 600; color: var(--muted); padding: 2px 8px; border-bottom: 1px solid var(--line); }
-#stats td { padding: 1px 8px; border-bottom: 1px solid var(--line); vertical-align: middle; }
+#stats table { border-collapse: collapse; font-size: 12px; }
+#stats th { text-align: left; font-weight: 600; color: var(--muted); padding: 2px 6px; border-bottom: 1px solid var(--line); }
+#stats td { padding: 1px 6px; border-bottom: 1px solid var(--line); vertical-align: middle; }
 #stats tbody tr { cursor: pointer; }
 #stats tbody tr:hover { background: #eef3fb; }
 #stats td.num { text-align: right; font-variant-numeric: tabular-nums; }
 #stats td.name { font-family: ui-monospace, Menlo, Consolas, monospace; }
 .chart { display: block; }
-.chart rect { fill: var(--c); }
+.chart .axis { stroke: #d5d9de; }
+.chart .iqr { fill: #c9dbf5; }
+.chart .ticks line { stroke: var(--c); stroke-width: 1.2; }
+#stats td.kind { color: var(--muted); }
+#glance summary { cursor: pointer; }
 #report { padding: 0 18px; }
 .misses { margin: 4px 0; padding-left: 18px; }
 .badge { display: inline-block; padding: 0 6px; border-radius: 8px; font-size: 11px; font-weight: 600; color: #fff; line-height: 17px; }
@@ -40,7 +44,7 @@ code, pre, .chip, .ln, .t, .latl { font-family: ui-monospace, SFMono-Regular, Me
 #controls input { width: 260px; padding: 4px 8px; font: inherit; }
 #controls select { padding: 3px 4px; font: inherit; max-width: 220px; }
 .legend { display: flex; gap: 8px; flex-wrap: wrap; }
-#main { display: grid; grid-template-columns: minmax(0, 1fr) minmax(320px, 38%); gap: 0; height: calc(100vh - 48px); min-height: 420px; border-top: 1px solid var(--line); }
+#main { display: grid; grid-template-columns: minmax(0, 1fr) minmax(300px, 32%); gap: 0; height: calc(100vh - 48px); min-height: 420px; border-top: 1px solid var(--line); }
 #tl { overflow-y: auto; position: relative; outline: none; background: #fff; }
 #tlhead, .row { display: grid; grid-template-columns: 58px 76px 64px minmax(0, 1fr) minmax(0, 1fr) 130px 86px; align-items: center; column-gap: 6px; padding: 0 8px; }
 #tlhead { position: sticky; top: 0; z-index: 1; background: #f3f4f6; height: 24px; font-weight: 600; color: var(--muted); border-bottom: 1px solid var(--line); }
@@ -56,6 +60,9 @@ code, pre, .chip, .ln, .t, .latl { font-family: ui-monospace, SFMono-Regular, Me
 .lane { overflow: hidden; text-overflow: ellipsis; min-width: 0; }
 .lane.c { border-right: 2px solid var(--line); padding-right: 6px; text-align: right; }
 .lane.both { grid-column: 4 / span 2; text-align: center; }
+.one-session #tlhead, .one-session .row { grid-template-columns: 58px 76px minmax(0, 1fr) minmax(0, 1fr) 130px 86px; }
+.one-session .ses { display: none; }
+.one-session .lane.both { grid-column: 3 / span 2; }
 .chip { display: inline-block; padding: 0 7px; border: 1px solid; border-radius: 3px; font-size: 12px; line-height: 19px; max-width: 100%; overflow: hidden; text-overflow: ellipsis; vertical-align: middle; }
 .chip i { color: var(--muted); font-style: normal; }
 .chip.request { color: var(--c); border-color: var(--c); background: #edf3fc; }
