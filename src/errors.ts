@@ -58,6 +58,10 @@ export class ClaimError extends CassetteError {
 export interface MissReport {
   method: string;
   message: string;
+  /** The cassette line of the closest recorded request, when there was one. */
+  closestLine?: number;
+  /** What differed from it: `method`, `name`, or a path inside the params. */
+  path?: string;
 }
 
 /** Raised when a replay session ends with misses (or, if asked, with unplayed recordings). */

@@ -45,6 +45,14 @@ export const ErrorCode = {
   UnsupportedProtocolVersion: -32022,
 } as const;
 
+/**
+ * The most members of one JSON-RPC batch that are handled; the rest are
+ * refused with one error. A batch is answered as a whole, so without a bound
+ * one request could make the replay or the recorder hold any number of
+ * answers at once.
+ */
+export const MAX_BATCH_SIZE = 1000;
+
 function isId(value: unknown): value is JsonRpcId {
   return typeof value === "string" || typeof value === "number";
 }

@@ -21,6 +21,9 @@ import { readRunReport } from "../modes/run_report.ts";
 import type { RunAction } from "../modes/run_report.ts";
 import { checkReport } from "./verdict.ts";
 import { beingWritten } from "../claim/claim.ts";
+import { parseIgnorePath } from "../match/ignore_paths.ts";
+import type { MatchMode } from "../replay/options.ts";
+import { sleep } from "../util.ts";
 
 /** Options of {@linkcode startCassette}. */
 export interface CassetteOptions {
@@ -34,6 +37,14 @@ export interface CassetteOptions {
   transport?: "stdio" | "http";
   /** Extra `replay` flags for the stdio replay, e.g. `["--strict"]`. */
   replayArgs?: string[];
+  /**
+   * `exact` (default): a request whose key was never recorded is a miss, and
+   * `finish()` throws. `lenient`: it takes the same tool's next recording,
+   * reported in the result's `inexact`.
+   */
+  match?: MatchMode;
+  /** Paths left out of matching, e.g. `params.arguments.request_id` (see `--match-ignore`). */
+  matchIgnore?: string[];
   /** How to start mcp-cassette itself (default: this same build, via `runtime.selfCommand()`). */
   cli?: string[];
 }
@@ -49,12 +60,20 @@ export interface LaunchSummary {
 
 /** What {@linkcode CassetteServer.finish} found. */
 export interface CassetteResult {
+  /** The cassette's absolute path. */
+  cassette: string;
   mode: RecordMode;
   /** What the mode chose when the server started. */
   action: ModeAction;
   /** One entry per launch of the command by the client (stdio), or one for HTTP. */
   launches: LaunchSummary[];
   misses: MissReport[];
+  /** Requests answered with another request's recording (`match: "lenient"` only). */
+  inexact: string[];
+  /** Requests answered again after their recordings ran out. */
+  repeats: string[];
+  /** Requests answered by a recording made after a request this run did not make. */
+  outOfOrder: string[];
   unplayed: string[];
   appended: number;
 }
@@ -76,10 +95,6 @@ export interface CassetteServer {
    * `failOnUnplayed`, on recorded requests never asked for.
    */
   finish(options?: { failOnUnplayed?: boolean; waitMs?: number }): Promise<CassetteResult>;
-}
-
-function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
 function recordingId(): string {
@@ -127,7 +142,7 @@ export async function startCassette(options: CassetteOptions): Promise<CassetteS
       } ${cassette}: pass the live server command as \`server\``,
     );
   }
-  if (options.transport === "http") return await startHttp(cassette, mode, action);
+  if (options.transport === "http") return await startHttp(cassette, mode, action, options);
   const logDir = await runtime.makeTempDir("mcp-cassette-run-");
   const runLog = path.join(logDir, "run.jsonl");
   const group = recordingId();
@@ -155,11 +170,19 @@ export async function startCassette(options: CassetteOptions): Promise<CassetteS
       group,
       "--run-log",
       runLog,
+      ...matchArgs(options),
       ...(options.replayArgs ?? []),
       "--",
       ...server,
     ]
-    : ["replay", cassette, "--run-log", runLog, ...(options.replayArgs ?? [])];
+    : [
+      "replay",
+      cassette,
+      "--run-log",
+      runLog,
+      ...matchArgs(options),
+      ...(options.replayArgs ?? []),
+    ];
   const line = [...cli, ...tail];
   let finished: Promise<CassetteResult> | undefined;
   return {
@@ -169,9 +192,9 @@ export async function startCassette(options: CassetteOptions): Promise<CassetteS
     command: line[0],
     args: line.slice(1),
     finish(finishOptions = {}) {
-      finished ??= collect(runLog, mode, action, finishOptions.waitMs ?? 10_000);
+      finished ??= collect(cassette, runLog, mode, action, finishOptions.waitMs ?? 10_000);
       return finished.then((result) => {
-        checkReport(result.misses, result.unplayed, finishOptions.failOnUnplayed ?? false);
+        checkReport(result, { match: options.match, failOnUnplayed: finishOptions.failOnUnplayed });
         return result;
       });
     },
@@ -180,6 +203,7 @@ export async function startCassette(options: CassetteOptions): Promise<CassetteS
 
 /** Waits until every launch that started has ended (or `waitMs` passed), then sums them up. */
 async function collect(
+  cassette: string,
   runLog: string,
   mode: RecordMode,
   action: ModeAction,
@@ -196,14 +220,7 @@ async function collect(
     lines = await readRunReport(runLog);
   }
   await runtime.remove(runLog).catch(() => {});
-  const result: CassetteResult = {
-    mode,
-    action,
-    launches: [],
-    misses: [],
-    unplayed: [],
-    appended: 0,
-  };
+  const result = emptyResult(cassette, mode, action, []);
   for (const start of lines.filter((line) => line.event === "start")) {
     const end = lines.find((line) => line.event === "end" && line.pid === start.pid);
     result.launches.push({
@@ -211,15 +228,59 @@ async function collect(
       ...(end?.code !== undefined ? { code: end.code } : {}),
       ...(end?.appended ? { appended: end.appended } : {}),
     });
-    if (end?.report) addReport(result, end.report);
+    if (end?.report) await addReport(result, end.report);
     result.appended += end?.appended ?? 0;
   }
   return result;
 }
 
-function addReport(result: CassetteResult, report: ReplayReport): void {
+function emptyResult(
+  cassette: string,
+  mode: RecordMode,
+  action: ModeAction,
+  launches: LaunchSummary[],
+) {
+  const result: CassetteResult = {
+    cassette,
+    mode,
+    action,
+    launches,
+    misses: [],
+    inexact: [],
+    repeats: [],
+    outOfOrder: [],
+    unplayed: [],
+    appended: 0,
+  };
+  return result;
+}
+
+/**
+ * Adds a launch's report to the result and, when `MCP_CASSETTE_REPORT_DIR`
+ * names a folder, keeps it there as a file of its own (`prune` reads a
+ * whole suite's reports from such a folder).
+ */
+async function addReport(result: CassetteResult, report: ReplayReport): Promise<void> {
   result.misses.push(...report.misses);
+  result.inexact.push(...report.inexact);
+  result.repeats.push(...report.repeats);
+  result.outOfOrder.push(...(report.outOfOrder ?? []));
   result.unplayed.push(...report.unplayed);
+  const folder = runtime.env("MCP_CASSETTE_REPORT_DIR");
+  if (!folder) return;
+  await runtime.mkdir(folder);
+  const name = `${path.basename(result.cassette ?? "cassette")}.${recordingId()}.report.json`;
+  await runtime.writeTextFile(path.join(folder, name), JSON.stringify(report, null, 2) + "\n");
+}
+
+/** The replay flags for the match options. */
+function matchArgs(options: CassetteOptions): string[] {
+  const args = options.match === "lenient" ? ["--lenient"] : [];
+  for (const text of options.matchIgnore ?? []) {
+    parseIgnorePath(text, "matchIgnore"); // A bad path fails here, not in the child.
+    args.push("--match-ignore", text);
+  }
+  return args;
 }
 
 /** An in-process HTTP replay, when this build has one. */
@@ -227,13 +288,19 @@ async function startHttp(
   cassette: string,
   mode: RecordMode,
   action: ModeAction,
+  options: CassetteOptions,
 ): Promise<CassetteServer> {
   if (action !== "replay") {
     throw new UsageError(
       `Record mode "${mode}" would write ${cassette}: the HTTP form only replays; record over stdio`,
     );
   }
-  const engine = new ReplayEngine(await loadCassette(cassette));
+  const engine = new ReplayEngine(await loadCassette(cassette), {
+    match: options.match,
+    fingerprint: {
+      ignorePaths: (options.matchIgnore ?? []).map((text) => parseIgnorePath(text, "matchIgnore")),
+    },
+  });
   let stop: () => void = () => {};
   const until = new Promise<void>((resolve) => (stop = resolve));
   let listening: (url: string) => void = () => {};
@@ -259,19 +326,12 @@ async function startHttp(
       finished ??= (async () => {
         stop();
         const report = await served;
-        const result: CassetteResult = {
-          mode,
-          action,
-          launches: [{ action: "replay", code: 0 }],
-          misses: [],
-          unplayed: [],
-          appended: 0,
-        };
-        addReport(result, report);
+        const result = emptyResult(cassette, mode, action, [{ action: "replay", code: 0 }]);
+        await addReport(result, report);
         return result;
       })();
       return finished.then((result) => {
-        checkReport(result.misses, result.unplayed, finishOptions.failOnUnplayed ?? false);
+        checkReport(result, { match: options.match, failOnUnplayed: finishOptions.failOnUnplayed });
         return result;
       });
     },

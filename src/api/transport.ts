@@ -17,6 +17,7 @@ import type { ReplaySession } from "../replay/session.ts";
 import { runtime } from "../runtime/mod.ts";
 import { actionFor, resolveRecordMode } from "../modes/mode.ts";
 import { checkReport } from "./verdict.ts";
+import { parseIgnorePath } from "../match/ignore_paths.ts";
 
 /** A JSON-RPC message as the SDK hands it to a transport. */
 export type TransportMessage = JsonRpcMessage & { jsonrpc: "2.0" };
@@ -29,6 +30,8 @@ export interface ReplayTransportOptions extends ReplayOptions {
    * stdio route that can record it. The `MCP_CASSETTE_MODE` variable wins.
    */
   mode?: string;
+  /** Paths left out of matching, e.g. `params.arguments.request_id` (see `--match-ignore`). */
+  matchIgnore?: string[];
 }
 
 /**
@@ -103,7 +106,13 @@ export class ReplayTransport {
           : `The cassette ${path} does not exist and the in-process transport only replays: record it with startCassette (stdio) or mcp-cassette record`,
       );
     }
-    return new ReplayTransport(new ReplayEngine(await loadCassette(path), options));
+    const ignorePaths = (options.matchIgnore ?? []).map((text) =>
+      parseIgnorePath(text, "matchIgnore")
+    );
+    const fingerprint = { ...options.fingerprint, ignorePaths };
+    return new ReplayTransport(
+      new ReplayEngine(await loadCassette(path), { ...options, fingerprint }),
+    );
   }
 
   /** Starts serving: server output recorded before the first request (a banner) is delivered now. */
@@ -156,12 +165,16 @@ export class ReplayTransport {
 
   /**
    * Closes and checks: throws {@linkcode ReplayMissError} when a request had
-   * no recording, or (with `failOnUnplayed`) when recorded requests were
-   * never asked for.
+   * no recording (or, with `match: "exact"`, the default, an inexact
+   * answer), or (with `failOnUnplayed`) when recorded requests were never
+   * asked for.
    */
   async finish(options: { failOnUnplayed?: boolean } = {}): Promise<ReplayReport> {
     await this.close();
-    checkReport(this.report.misses, this.report.unplayed, options.failOnUnplayed ?? false);
+    checkReport(this.report, {
+      match: this.engine.options.match,
+      failOnUnplayed: options.failOnUnplayed,
+    });
     return this.report;
   }
 

@@ -1,18 +1,38 @@
 /**
- * The end-of-session verdict the library gives: misses fail, unplayed
- * recordings fail when asked to.
+ * The end-of-session verdict the library gives: misses fail, an inexact
+ * answer fails unless leniency was asked for, unplayed recordings fail when
+ * asked to.
  *
  * @module
  */
 import { ReplayMissError } from "../errors.ts";
 import type { MissReport } from "../errors.ts";
+import type { MatchMode } from "../replay/options.ts";
 
-/** Throws {@linkcode ReplayMissError} for misses, or for unplayed recordings when `failOnUnplayed`. */
+/** What a helper's result holds of a replay's report. */
+export interface Verdict {
+  misses: MissReport[];
+  inexact: string[];
+  unplayed: string[];
+}
+
+/**
+ * Throws {@linkcode ReplayMissError} for misses, for inexact answers when
+ * `match` is `exact` (the default), or for unplayed recordings when
+ * `failOnUnplayed`.
+ */
 export function checkReport(
-  misses: MissReport[],
-  unplayed: string[],
-  failOnUnplayed: boolean,
+  verdict: Verdict,
+  options: { match?: MatchMode; failOnUnplayed?: boolean } = {},
 ): void {
-  if (misses.length > 0) throw new ReplayMissError(misses, unplayed);
-  if (failOnUnplayed && unplayed.length > 0) throw new ReplayMissError([], unplayed);
+  const doubtful: MissReport[] = [...verdict.misses];
+  if ((options.match ?? "exact") === "exact") {
+    for (const text of verdict.inexact) {
+      doubtful.push({ method: text.split(" ")[0], message: `inexact answer: ${text}` });
+    }
+  }
+  if (doubtful.length > 0) throw new ReplayMissError(doubtful, verdict.unplayed);
+  if (options.failOnUnplayed && verdict.unplayed.length > 0) {
+    throw new ReplayMissError([], verdict.unplayed);
+  }
 }

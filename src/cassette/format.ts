@@ -1,5 +1,5 @@
 /**
- * The cassette format, version 1. The normative description is
+ * The cassette format, version 2 (version 1 is still read). The normative description is
  * docs/cassette-format.md; these types are its machine-readable twin.
  *
  * A cassette is JSONL: line 1 is a {@linkcode CassetteHeader}, every later
@@ -12,7 +12,7 @@ import type { Json, JsonObject } from "../jsonrpc.ts";
 /** The value of `format` on a header line. */
 export const FORMAT_NAME = "mcp-cassette";
 /** The newest format version this build writes and reads. */
-export const FORMAT_VERSION = 1;
+export const FORMAT_VERSION = 2;
 /** Version of the recorder, written into headers. */
 export const RECORDER_VERSION = "0.1.0";
 

@@ -9,6 +9,7 @@ import { LineSplitter } from "../framing/jsonl.ts";
 import { runtime } from "../runtime/mod.ts";
 import { ENTRY_TYPES, FORMAT_NAME, FORMAT_VERSION, pendingPath } from "./format.ts";
 import type { CassetteHeader, Entry } from "./format.ts";
+import { keepFrameText, msgTextOfLine } from "./frame_text.ts";
 
 /** An entry together with the line it came from. */
 export type LocatedEntry = Entry & { line: number };
@@ -22,11 +23,13 @@ export interface Cassette {
   torn?: { line: number; text: string };
   /** Set when the file was converted from another tool's format. */
   importedFrom?: string;
+  /** Line 1 as it is in the file (reports name their cassette by its hash). */
+  headerText?: string;
 }
 
 /** What {@linkcode readCassetteLines} yields. */
 export type CassetteLine =
-  | { kind: "header"; line: number; header: CassetteHeader }
+  | { kind: "header"; line: number; header: CassetteHeader; text: string }
   | { kind: "entry"; line: number; entry: Entry }
   | { kind: "torn"; line: number; text: string };
 
@@ -74,6 +77,16 @@ function checkEntry(path: string, line: number, value: unknown): Entry {
     throw new CassetteFormatError(path, line, `message entry has no "msg"`);
   }
   return entry as Entry;
+}
+
+/** A checked entry; a message keeps its frame text (see ./frame_text.ts). */
+function entryOfLine(path: string, line: number, value: unknown, text: string): Entry {
+  const entry = checkEntry(path, line, value);
+  if (entry.type === "message") {
+    const frame = msgTextOfLine(text, entry);
+    if (frame !== undefined) keepFrameText(entry, frame);
+  }
+  return entry;
 }
 
 function openStream(path: string): ReadableStream<string> {
@@ -164,12 +177,14 @@ async function* readLines(path: string, foreignIsSignal: boolean): AsyncGenerato
           throw new CassetteFormatError(path, lineNumber, problem);
         }
         if (lineNumber === 1) {
-          items.push({ kind: "header", line: 1, header: checkHeader(path, value) });
-        } else {items.push({
+          items.push({ kind: "header", line: 1, header: checkHeader(path, value), text });
+        } else {
+          items.push({
             kind: "entry",
             line: lineNumber,
-            entry: checkEntry(path, lineNumber, value),
-          });}
+            entry: entryOfLine(path, lineNumber, value, text),
+          });
+        }
       }
       if (items.length > 0) yield items;
     }
@@ -215,12 +230,15 @@ export async function loadCassette(path: string): Promise<Cassette> {
   let header: CassetteHeader | undefined;
   const entries: LocatedEntry[] = [];
   let torn: Cassette["torn"];
+  let headerText: string | undefined;
   try {
     // One pass: line 1 tells whether the file is ours at all.
     for await (const batch of readLines(path, true)) {
       for (const item of batch) {
-        if (item.kind === "header") header = item.header;
-        else if (item.kind === "entry") {
+        if (item.kind === "header") {
+          header = item.header;
+          headerText = item.text;
+        } else if (item.kind === "entry") {
           entries.push(Object.assign(item.entry, { line: item.line }));
         } else torn = { line: item.line, text: item.text };
       }
@@ -231,5 +249,5 @@ export async function loadCassette(path: string): Promise<Cassette> {
     const { importForeign } = await import("./import.ts");
     return await importForeign(path);
   }
-  return { path, header: header!, entries, torn };
+  return { path, header: header!, entries, torn, headerText };
 }

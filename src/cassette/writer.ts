@@ -9,6 +9,7 @@ import { CassetteError } from "../errors.ts";
 import { runtime } from "../runtime/mod.ts";
 import type { AppendFile } from "../runtime/mod.ts";
 import { pendingPath } from "./format.ts";
+import { entryText } from "./frame_text.ts";
 import type { CassetteHeader, Entry } from "./format.ts";
 
 const encoder = new TextEncoder();
@@ -145,7 +146,7 @@ export class CassetteWriter {
     if (this.#closed) return;
     if (this.#pending) {
       // Serialised first: an entry that cannot be is not held either.
-      const line = JSON.stringify(entry) + "\n";
+      const line = entryText(entry) + "\n";
       this.#pending.push(entry);
       this.#pendingFile?.write(encoder.encode(line));
     } else this.#writeLine(entry);
@@ -182,7 +183,12 @@ export class CassetteWriter {
     if (this.writingPath !== this.path) await runtime.remove(this.writingPath);
   }
 
-  #writeLine(value: unknown) {
-    this.#file.write(encoder.encode(JSON.stringify(value) + "\n"));
+  #writeLine(value: CassetteHeader | Entry) {
+    this.#file.write(encoder.encode(lineOf(value) + "\n"));
   }
+}
+
+/** A header or an entry as its line; a message entry keeps its frame text. */
+function lineOf(value: CassetteHeader | Entry): string {
+  return "type" in value ? entryText(value) : JSON.stringify(value);
 }

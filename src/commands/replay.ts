@@ -18,6 +18,8 @@ import { serveStdio } from "../replay/stdio.ts";
 import { runtime } from "../runtime/mod.ts";
 import type { Redactor } from "../redact/redactor.ts";
 import { REDACTION_OPTIONS } from "./shared_options.ts";
+import { parseIgnorePath } from "../match/ignore_paths.ts";
+import type { IgnorePath } from "../match/ignore_paths.ts";
 
 /** The `replay` command. */
 export const command: Command = {
@@ -45,7 +47,19 @@ export const command: Command = {
     strict: {
       type: "boolean",
       description:
-        "No inexact matches (a request without its exact recording is a miss), and a client answer to a server request that differs from the recording fails",
+        "A client answer to a server request that differs from the recording fails (and --lenient is off)",
+    },
+    lenient: {
+      type: "boolean",
+      description:
+        "A request with no exact recording takes the next unused answer of the same method and tool (reported as inexact); the default is a miss",
+    },
+    "match-ignore": {
+      type: "string",
+      multiple: true,
+      valueName: "PATH",
+      description:
+        "Leave this path out of matching, e.g. params.arguments.request_id or params.arguments.*.timestamp (repeatable; answers are not changed)",
     },
     "answer-timeout-ms": {
       type: "string",
@@ -134,6 +148,11 @@ export const command: Command = {
   },
 };
 
+/** The `--match-ignore` paths; one that does not parse is a usage error naming the flag. */
+function ignorePathsOf(values: OptionValues): IgnorePath[] {
+  return stringList(values, "match-ignore").map((text) => parseIgnorePath(text, "--match-ignore"));
+}
+
 /** Turns the flags into engine options. */
 export async function replayOptions(
   values: OptionValues,
@@ -154,6 +173,8 @@ export async function replayOptions(
   const rewriteRequest = await requestRewriter(values, header);
   return {
     strict: flag(values, "strict"),
+    match: flag(values, "lenient") ? "lenient" : "exact",
+    fingerprint: { ignorePaths: ignorePathsOf(values) },
     answerTimeoutMs: timeout,
     faults,
     pacing: parsePacing({

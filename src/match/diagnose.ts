@@ -18,6 +18,8 @@ export interface MissDiagnosis {
   differs?: string;
   before?: unknown;
   after?: unknown;
+  /** Where the closest recorded request is in the list it was chosen from. */
+  closestIndex?: number;
 }
 
 function short(value: unknown): string {
@@ -59,17 +61,29 @@ export function diagnoseMiss(wanted: RequestKey, recorded: readonly RequestKey[]
             names.slice(0, 8).join(", ")
           })`,
         closest: describeKey(sameMethod[0]),
+        closestIndex: recorded.indexOf(sameMethod[0]),
         differs: "name",
         before: sameMethod[0].name,
         after: wanted.name,
       };
     }
-    return closestByParams(wanted, sameName);
+    return withIndex(closestByParams(wanted, sameName), recorded);
   }
-  return closestByParams(wanted, sameMethod);
+  return withIndex(closestByParams(wanted, sameMethod), recorded);
 }
 
-function closestByParams(wanted: RequestKey, candidates: readonly RequestKey[]): MissDiagnosis {
+function withIndex(
+  diagnosis: MissDiagnosis & { key?: RequestKey },
+  recorded: readonly RequestKey[],
+) {
+  const { key, ...rest } = diagnosis;
+  return key ? { ...rest, closestIndex: recorded.indexOf(key) } : rest;
+}
+
+function closestByParams(
+  wanted: RequestKey,
+  candidates: readonly RequestKey[],
+): MissDiagnosis & { key?: RequestKey } {
   // The candidate whose first difference lies deepest is the nearest miss.
   let best: { key: RequestKey; path: string; before: unknown; after: unknown } | undefined;
   for (const key of candidates) {
@@ -86,6 +100,7 @@ function closestByParams(wanted: RequestKey, candidates: readonly RequestKey[]):
       short(best.after)
     })`,
     closest: best.key.key,
+    key: best.key,
     differs: best.path,
     before: best.before,
     after: best.after,

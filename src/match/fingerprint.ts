@@ -10,6 +10,8 @@
  */
 import type { Json, JsonObject, JsonRpcMessage } from "../jsonrpc.ts";
 import { setOwn, stableStringify } from "../json.ts";
+import { withoutIgnored } from "./ignore_paths.ts";
+import type { IgnorePath } from "./ignore_paths.ts";
 
 /** Methods matched by name alone: their params only negotiate, they do not select an answer. */
 const LIFECYCLE_METHODS: ReadonlySet<string> = new Set([
@@ -40,6 +42,8 @@ export interface RequestKey {
 export interface FingerprintOptions {
   /** More keys to drop wherever they occur in params. */
   ignoreKeys?: readonly string[];
+  /** Paths into params removed before keying (see ./ignore_paths.ts). */
+  ignorePaths?: readonly IgnorePath[];
 }
 
 /** Removes volatile keys at every depth. */
@@ -175,6 +179,7 @@ class LazyKey implements RequestKey {
  * parts and all.
  */
 export function requestKey(message: JsonRpcMessage, options: FingerprintOptions = {}): RequestKey {
+  if (options.ignorePaths?.length) message = withoutIgnored(message, options.ignorePaths);
   try {
     return normalKey(message, options);
   } catch (error) {

@@ -5,7 +5,9 @@
  *
  * @module
  */
-import type { Direction, Entry } from "../cassette/format.ts";
+import type { Direction, Entry, MessageEntry } from "../cassette/format.ts";
+import { messageLine } from "../cassette/frame_text.ts";
+import { patchJsonText } from "../json_text.ts";
 import type { CassetteWriter } from "../cassette/writer.ts";
 import type { LineTooLongError } from "../framing/jsonl.ts";
 import type { Redactor } from "../redact/mod.ts";
@@ -61,7 +63,8 @@ export class FrameRecorder {
   /**
    * The cassette line for a frame. A message with nothing to redact, as most
    * frames can be seen to hold from their text alone, is kept as its own
-   * text; anything else is redacted and serialised.
+   * text; anything else is redacted, and a message written as its own text
+   * with only the redacted values changed.
    */
   #lineFor(line: string, dir: Direction, t: number): string {
     const { redactor, session } = this.#options;
@@ -84,11 +87,27 @@ export class FrameRecorder {
       return this.#markerLine(dir, line, "redacted", error);
     }
     try {
-      return entryLine(scrubbed);
+      return scrubbed.type === "message" && entry.type === "message"
+        ? this.#messageLine(line, entry, scrubbed)
+        : entryLine(scrubbed);
     } catch (error) {
       // Nested deeper than JSON.stringify goes: the frame's place is marked.
       return this.#markerLine(dir, line, "written", error);
     }
+  }
+
+  /**
+   * A message as its frame's own text with only what redaction changed
+   * written anew; a frame with a carriage return inside is serialised, so no
+   * cassette line holds one (a reader that takes CR for a line break would
+   * cut it there).
+   */
+  #messageLine(line: string, parsed: MessageEntry, scrubbed: MessageEntry): string {
+    const trimmed = line.trim();
+    const serialised = JSON.stringify(scrubbed.msg);
+    if (trimmed.includes("\r")) return messageLine(serialised, scrubbed) + "\n";
+    const unchanged = parsed === scrubbed || serialised === JSON.stringify(parsed.msg);
+    return messageLine(unchanged ? trimmed : patchJsonText(trimmed, scrubbed.msg), scrubbed) + "\n";
   }
 
   /** The line that marks the place of a frame that could not be redacted, or written. */

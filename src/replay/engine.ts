@@ -8,51 +8,24 @@
  */
 import type { Cassette } from "../cassette/reader.ts";
 import type { Era } from "../cassette/format.ts";
-import type { FaultInjector } from "../faults/types.ts";
-import type { PacingOptions } from "../faults/pacing.ts";
-import type { FingerprintOptions } from "../match/fingerprint.ts";
-import type { JsonRpcMessage } from "../jsonrpc.ts";
+import type { Match } from "../match/answer_book.ts";
+import { sha256Hex } from "../redact/sha256.ts";
+import type { ReplayOptions } from "./options.ts";
+import type { RecordingSource, ReportSink } from "./source.ts";
 import { buildEpisodes } from "./episodes.ts";
-import type { Episodes, RecordedSession } from "./episodes.ts";
+import type { Episodes, RecordedSession, Trigger } from "./episodes.ts";
 import { emptyReport } from "./report.ts";
-import type { ReplayReport } from "./report.ts";
+import type { RecordedUse, ReplayReport } from "./report.ts";
 import { ReplaySession } from "./session.ts";
 
-/** Options of a replay. */
-export interface ReplayOptions {
-  /** A divergent client answer fails the replay (and the triggering request). */
-  strict?: boolean;
-  /** How long to wait for the client to answer a server request, in ms (default 10000). */
-  answerTimeoutMs?: number;
-  faults?: FaultInjector;
-  pacing?: PacingOptions;
-  /**
-   * Applied to each live client message before matching: the client-direction
-   * redaction rules, so a scrubbed recording still matches a real secret.
-   * Called only for messages that do not match as sent; it may resolve later
-   * (replay loads the redaction rules on first use).
-   */
-  rewriteRequest?: (message: unknown) => unknown | Promise<unknown>;
-  /** Sees each client message as received (record mode `new_episodes` keeps the handshake). */
-  observe?: (message: JsonRpcMessage) => void;
-  /** Diagnostics, one line each (stderr on the CLI). */
-  log?: (line: string) => void;
-  fingerprint?: FingerprintOptions;
-  /**
-   * Called before a miss is answered (record mode `new_episodes`): resolves
-   * with a live answer to send instead, or undefined to answer the miss.
-   * `context.session` names the recorded session being served.
-   */
-  onMiss?: (
-    message: JsonRpcMessage,
-    context?: { session?: string },
-  ) => Promise<JsonRpcMessage | undefined>;
-}
+export type { CustomMatcher, MatchMode, ReplayOptions } from "./options.ts";
 
 /** A cassette loaded for serving. */
-export class ReplayEngine {
+export class ReplayEngine implements RecordingSource, ReportSink {
   readonly episodes: Episodes;
   readonly report: ReplayReport = emptyReport();
+  /** How each recorded request was used, by its cassette line. */
+  #uses = new Map<number, RecordedUse>();
   #sessions = new Set<ReplaySession>();
   #claimed = new Set<RecordedSession>();
   #merged: RecordedSession | undefined;
@@ -80,9 +53,31 @@ export class ReplayEngine {
     return "legacy";
   }
 
+  /** Server output recorded before the first client message (a banner). */
+  opening(): RecordedSession["opening"] {
+    return this.episodes.sessions[0]?.opening ?? [];
+  }
+
+  /** True when any recorded session holds a request of this method. */
+  recordsMethod(method: string): boolean {
+    return this.episodes.sessions.some((session) =>
+      session.triggers.some((trigger) => trigger.key.method === method)
+    );
+  }
+
+  /** Notes that `trigger` answered a live request, and how. */
+  noteUse(trigger: Trigger, match: Match<Trigger>): void {
+    let use = this.#uses.get(trigger.line);
+    if (!use) this.#uses.set(trigger.line, use = recordedUse(trigger));
+    if (match.kind === "repeat") use.repeated++;
+    else if (match.kind === "inexact") use.inexact++;
+    else use.played++;
+    if (match.outOfOrder) use.outOfOrder++;
+  }
+
   /** Opens a session for a new client connection; it picks its recording at the first message. */
   openSession(): ReplaySession {
-    const session = new ReplaySession(this, this.options);
+    const session = new ReplaySession(this, this, this.options);
     this.#sessions.add(session);
     return session;
   }
@@ -134,8 +129,36 @@ export class ReplayEngine {
     for (const session of this.#sessions) session.close();
     for (const session of this.#sessions) this.#noteUnplayed(session);
     if (this.options.faults) this.report.unfiredFaults.push(...this.options.faults.unfired());
+    this.report.recorded = this.#recordedRows();
+    this.report.cassette = {
+      headerSha256: sha256Hex(this.cassette.headerText ?? JSON.stringify(this.cassette.header)),
+    };
     return this.report;
   }
+
+  /** One row per recorded request of the whole cassette, with how it was used. */
+  #recordedRows(): RecordedUse[] {
+    const rows: RecordedUse[] = [];
+    for (const session of this.episodes.sessions) {
+      for (const trigger of session.triggers) {
+        if (trigger.isRequest) rows.push(this.#uses.get(trigger.line) ?? recordedUse(trigger));
+      }
+    }
+    return rows.sort((a, b) => a.line - b.line);
+  }
+}
+
+function recordedUse(trigger: Trigger): RecordedUse {
+  const named = trigger.key.name === undefined ? {} : { name: trigger.key.name };
+  return {
+    line: trigger.line,
+    method: trigger.key.method,
+    ...named,
+    played: 0,
+    inexact: 0,
+    repeated: 0,
+    outOfOrder: 0,
+  };
 }
 
 /** All sessions as one, triggers in session order (for the stateless modern era). */

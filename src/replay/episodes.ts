@@ -5,14 +5,14 @@
  *
  * Attribution of a server message to a trigger: an HTTP message belongs to
  * the exchange whose POST stream carried it; on stdio a message goes to the
- * request whose progress token it carries, else to the only (or latest)
- * request still waiting for its response, else to the last client message
- * before it.
+ * request whose progress token it carries, else to the earliest request
+ * still waiting for its response, else to the last client message before it.
  *
  * @module
  */
 import type { Entry, MessageEntry, SseFields } from "../cassette/format.ts";
 import type { Cassette } from "../cassette/reader.ts";
+import { keptFrameText } from "../cassette/frame_text.ts";
 import { classify, idKey } from "../jsonrpc.ts";
 import type { Json, JsonObject, JsonRpcMessage } from "../jsonrpc.ts";
 import { requestKey } from "../match/fingerprint.ts";
@@ -20,12 +20,14 @@ import type { FingerprintOptions, RequestKey } from "../match/fingerprint.ts";
 
 /** Something the server sent while serving a trigger. */
 export type Step =
-  | { kind: "message"; msg: JsonRpcMessage; t: number; sse?: SseFields }
+  | { kind: "message"; msg: JsonRpcMessage; t: number; sse?: SseFields; text?: string }
   | {
     kind: "server-request";
     msg: JsonRpcMessage;
     t: number;
     sse?: SseFields;
+    /** The frame's own text, when it differs from the serialised `msg`. */
+    text?: string;
     /** What the client answered in the recording, if it did. */
     answer?: { msg: JsonRpcMessage; t: number };
   }
@@ -45,13 +47,23 @@ export interface Trigger {
   /** Server messages before the response (or, for a notification, all of them). */
   steps: Step[];
   /** The recorded response (result or error); undefined when never answered. */
-  response?: { msg: JsonRpcMessage; t: number; sse?: SseFields };
+  response?: RecordedFrame;
+  /** The client cancelled this request in the recording (so no answer is expected). */
+  cancelled?: boolean;
   /** Server messages after the response that no later client message explains. */
   after: Step[];
   /** The HTTP exchange number, when recorded over HTTP. */
   x?: number;
   /** Set when `new_episodes` appended this trigger. */
   appended?: boolean;
+}
+
+/** A recorded server frame: its message, and its own text where that differs from the serialised message. */
+export interface RecordedFrame {
+  msg: JsonRpcMessage;
+  t: number;
+  sse?: SseFields;
+  text?: string;
 }
 
 /** One client session of the recording. */
@@ -126,6 +138,7 @@ class SessionBuilder {
       return;
     }
     if (kind !== "request" && kind !== "notification") return;
+    if (msg.method === "notifications/cancelled") this.#noteCancelled(msg);
     const trigger: Trigger = {
       index: this.session.triggers.length,
       line: entry.line ?? 0,
@@ -144,20 +157,32 @@ class SessionBuilder {
     if (entry.x !== undefined) this.#byExchange.set(entry.x, trigger);
   }
 
+  #noteCancelled(msg: JsonRpcMessage) {
+    const requestId = (msg.params as JsonObject | undefined)?.requestId;
+    if (typeof requestId !== "string" && typeof requestId !== "number") return;
+    const trigger = this.#open.get(idKey(requestId));
+    if (trigger) trigger.cancelled = true;
+  }
+
   #server(entry: MessageEntry) {
     const msg = asMessage(entry);
     const kind = classify(msg);
+    const text = keptFrameText(entry);
     if (kind === "response" || kind === "error") {
       const trigger = this.#open.get(idKey(msg.id));
       if (trigger) {
-        trigger.response = { msg, t: entry.t, sse: entry.sse };
+        const response: RecordedFrame = { msg, t: entry.t, sse: entry.sse };
+        trigger.response = withText(response, text);
         this.#open.delete(idKey(msg.id));
         return;
       }
     }
-    const step: Step = kind === "request"
-      ? { kind: "server-request", msg, t: entry.t, sse: entry.sse }
-      : { kind: "message", msg, t: entry.t, sse: entry.sse };
+    const step: Step = withText(
+      kind === "request"
+        ? { kind: "server-request", msg, t: entry.t, sse: entry.sse }
+        : { kind: "message", msg, t: entry.t, sse: entry.sse },
+      text,
+    );
     if (step.kind === "server-request") this.#serverRequests.set(idKey(msg.id), step);
     this.#place(step, entry, progressTokenOf(msg));
   }
@@ -172,11 +197,20 @@ class SessionBuilder {
       this.session.standalone.push({ afterTrigger: this.session.triggers.length, step });
       return;
     }
-    const open = [...this.#open.values()];
-    const byToken = progressToken
-      ? open.find((trigger) => progressTokenOf(trigger.msg) === progressToken)
-      : undefined;
-    const target = byToken ?? open.at(-1);
+    // With several requests outstanding (a client that pipelines), output
+    // goes to the request whose progress token it carries, else to the
+    // earliest outstanding one: a server answers in order, so what it emits
+    // belongs to the request it is working on.
+    const open = this.#open.values();
+    let target: Trigger | undefined;
+    for (const trigger of open) {
+      if (!target) target = trigger;
+      if (!progressToken) break;
+      if (progressTokenOf(trigger.msg) === progressToken) {
+        target = trigger;
+        break;
+      }
+    }
     if (target) return this.#attach(target, step);
     if (this.#last) return this.#attach(this.#last, step);
     this.session.opening.push(step);
@@ -186,6 +220,12 @@ class SessionBuilder {
     if (trigger.isRequest && trigger.response) trigger.after.push(step);
     else trigger.steps.push(step);
   }
+}
+
+/** `frame` with its own text, when it has one. */
+function withText<T extends RecordedFrame | Step>(frame: T, text: string | undefined): T {
+  if (text !== undefined) (frame as { text?: string }).text = text;
+  return frame;
 }
 
 /** Groups a cassette's entries into sessions of triggers and reactions. */

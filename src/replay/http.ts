@@ -33,6 +33,7 @@ import type { ListenAddress } from "../http/guard.ts";
 import type { ReplayEngine } from "./engine.ts";
 import type { ReplaySession } from "./session.ts";
 import type { Outlet } from "./outlet.ts";
+import { answerBatch, receiveGuarded } from "./batch.ts";
 import type { ReplayReport } from "./report.ts";
 import type { RecordedSession, Step, Trigger } from "./episodes.ts";
 import { SseChannel } from "./http/channel.ts";
@@ -158,7 +159,7 @@ class LiveSession {
 function stepEvent(step: Step): SseEvent | undefined {
   if (step.kind === "sse-event") return sseEvent(step.data, step.sse);
   if (step.kind === "raw") return sseEvent(step.text, step.sse);
-  return sseEvent(JSON.stringify(step.msg), step.sse);
+  return sseEvent(step.text ?? JSON.stringify(step.msg), step.sse);
 }
 
 function sseEvent(data: string, sse: SseFields | undefined): SseEvent {
@@ -280,15 +281,15 @@ class Reply implements Outlet {
       : this.server.index.exchanges.get(trigger.x);
   }
 
-  send(message: JsonRpcMessage, sse?: SseFields): Promise<void> {
-    this.#send(message, sse);
+  send(message: JsonRpcMessage, sse?: SseFields, text?: string): Promise<void> {
+    this.#send(message, sse, text ?? JSON.stringify(message));
     return DONE;
   }
 
-  #send(message: JsonRpcMessage, sse: SseFields | undefined): void {
+  #send(message: JsonRpcMessage, sse: SseFields | undefined, text: string): void {
     const answer = this.#isAnswer(message);
     if (!answer && sse?.stream === "get" && this.live) {
-      this.live.sendOnGet(sseEvent(JSON.stringify(message), sse));
+      this.live.sendOnGet(sseEvent(text, sse));
       return;
     }
     const recordedJson = this.recorded?.response?.body === "json";
@@ -296,11 +297,11 @@ class Reply implements Outlet {
       !this.#channel && !this.#detached && answer &&
       (recordedJson || (!this.recorded && sse === undefined))
     ) {
-      this.#settle(jsonResponse(JSON.stringify(message), this.#status(), this.headers));
+      this.#settle(jsonResponse(text, this.#status(), this.headers));
       return;
     }
     if (answer) this.#respondedOnStream = true;
-    this.#write(sseEvent(JSON.stringify(message), sse));
+    this.#write(sseEvent(text, sse));
   }
 
   raw(text: string, sse?: SseFields): Promise<void> {
@@ -535,7 +536,8 @@ class HttpReplayServer {
     const read = await this.#readPost(request);
     if ("error" in read) return read.error;
     const messages = Array.isArray(read.body) ? read.body : [read.body];
-    if (messages.length === 0 || !messages.every(isObject)) {
+    const batch = Array.isArray(read.body) && read.body.length > 0;
+    if (!batch && !messages.every(isObject)) {
       return jsonRpcHttpError(
         400,
         null,
@@ -543,7 +545,7 @@ class HttpReplayServer {
         "Invalid Request: not a JSON-RPC message",
       );
     }
-    const objects = messages as JsonObject[];
+    const objects = messages.filter(isObject) as JsonObject[];
     const initialize = objects.find((message) =>
       message.method === "initialize" && isRequest(message)
     );
@@ -571,6 +573,9 @@ class HttpReplayServer {
       const refused = this.#checkLegacyVersion(request);
       if (refused) return refused;
     }
+    if (batch && (messages.length > 1 || !isObject(messages[0]))) {
+      return await this.#batch(live, messages);
+    }
     const requests = objects.filter(isRequest);
     if (requests.length === 0) {
       for (const message of objects) this.#receiveBackground(live, message);
@@ -583,18 +588,22 @@ class HttpReplayServer {
   /** A message whose outputs, if any, belong on the GET stream (notifications, client answers). */
   #receiveBackground(live: LiveSession, message: JsonObject) {
     if (typeof message.method === "string") live.triggers++;
-    const outlet: Outlet = {
-      send: (msg, sse) =>
-        Promise.resolve(live.sendOnGet(sseEvent(JSON.stringify(msg), sse ?? { stream: "get" }))),
+    receiveGuarded(live.replay, message, this.#background(live), this.options.log)
+      .finally(() => live.pump());
+    live.pump();
+  }
+
+  /** Where what a background message causes goes: the session's GET stream. */
+  #background(live: LiveSession): Outlet {
+    return {
+      send: (msg, sse, text) =>
+        Promise.resolve(
+          live.sendOnGet(sseEvent(text ?? JSON.stringify(msg), sse ?? { stream: "get" })),
+        ),
       raw: (text, sse) => Promise.resolve(live.sendOnGet(sseEvent(text, sse))),
       event: (data, sse) => Promise.resolve(live.sendOnGet(sseEvent(data, sse))),
       fault: () => Promise.resolve(false),
     };
-    live.replay.receive(message, outlet).catch((error) =>
-      this.options.log?.(`internal error: ${(error as Error).message}`)
-    )
-      .finally(() => live.pump());
-    live.pump();
   }
 
   /** Replays one request; resolves with its response once the first byte of it is known. */
@@ -611,39 +620,27 @@ class HttpReplayServer {
       reply.finish();
       live?.pump();
     };
-    session.receive(message, reply).then(finish, (error) => {
-      this.options.log?.(`internal error: ${(error as Error).message}`);
-      finish();
-    });
+    receiveGuarded(session, message, reply, this.options.log).then(finish);
     live?.pump();
     return reply.response;
   }
 
-  /** A 2025-03-26 batch: the answers go back as one JSON array. */
-  async #batch(live: LiveSession, messages: JsonObject[]): Promise<Response> {
-    const answers: Json[] = [];
-    await Promise.all(messages.map(async (message) => {
-      if (!isRequest(message)) {
-        this.#receiveBackground(live, message);
-        return;
-      }
-      const response = await this.#replyTo(live, message, {});
-      const text = await response.text();
-      for (const event of text.split(/\n\n/)) {
-        const data = event.split("\n").filter((line) => line.startsWith("data:")).map((line) =>
-          line.slice(5).trimStart()
-        ).join("\n");
-        const body = data || (event.trim().startsWith("{") ? event : "");
-        if (!body) continue;
-        try {
-          const parsed = JSON.parse(body) as JsonObject;
-          if (parsed.method === undefined) answers.push(parsed);
-        } catch {
-          // Not an answer.
-        }
-      }
-    }));
-    return jsonResponse(JSON.stringify(answers), 200, this.#sessionHeaders(live));
+  /** A 2025-03-26 batch: the answers go back as one JSON array (see ./replay/batch.ts). */
+  async #batch(live: LiveSession, messages: unknown[]): Promise<Response> {
+    for (const message of messages) {
+      if (isObject(message) && typeof message.method === "string") live.triggers++;
+    }
+    const answers = await answerBatch(
+      live.replay,
+      messages,
+      this.#background(live),
+      this.options.log,
+    );
+    live.pump();
+    if (answers === undefined) {
+      return new Response(null, { status: 202, headers: this.#sessionHeaders(live) });
+    }
+    return jsonResponse(answers, 200, this.#sessionHeaders(live));
   }
 
   #legacyGet(request: Request): Response {

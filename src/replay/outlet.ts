@@ -12,8 +12,12 @@ import type { Trigger } from "./episodes.ts";
 
 /** Where a replay session sends what it serves. */
 export interface Outlet {
-  /** Sends one message; `sse` carries the recorded event framing, when there was one. */
-  send(message: JsonRpcMessage, sse?: SseFields): Promise<void>;
+  /**
+   * Sends one message; `sse` carries the recorded event framing, when there
+   * was one, and `text` the message's exact wire text, when it is not
+   * `JSON.stringify(message)` (a recorded frame in the server's own words).
+   */
+  send(message: JsonRpcMessage, sse?: SseFields, text?: string): Promise<void>;
   /** Sends non-JSON-RPC text exactly as recorded (or a deliberately broken frame). */
   raw(text: string, sse?: SseFields): Promise<void>;
   /** An SSE event without a JSON-RPC payload (a priming event). */

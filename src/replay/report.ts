@@ -23,8 +23,27 @@ export interface ServerInitiated {
   count?: number;
 }
 
+/** A recorded request and how the live clients used it. */
+export interface RecordedUse {
+  /** Its cassette line (1-based). */
+  line: number;
+  method: string;
+  /** The tool, prompt or resource it names. */
+  name?: string;
+  /** Answered live requests with the same key, in causal order. */
+  played: number;
+  /** Stood in for a live request with another key (`match: "lenient"`). */
+  inexact: number;
+  /** Answered again after its recordings ran out. */
+  repeated: number;
+  /** Answered although it was recorded after a request the live session had not made. */
+  outOfOrder: number;
+}
+
 /** The end-of-session report. */
 export interface ReplayReport {
+  /** The cassette the report is about: the SHA-256 of its first line. */
+  cassette?: { headerSha256: string };
   misses: MissReport[];
   /** Requests answered by repeating an exhausted queue's last answer. */
   repeats: string[];
@@ -32,6 +51,10 @@ export interface ReplayReport {
   inexact: string[];
   /** Recorded requests no client asked for. */
   unplayed: string[];
+  /** Requests answered by a recording made after a request the live session had not made. */
+  outOfOrder: string[];
+  /** Every recorded request, by cassette line, with how it was used (set at the end). */
+  recorded: RecordedUse[];
   divergences: Divergence[];
   timeouts: string[];
   /** Messages that made no sense (an answer to a question never asked). */
@@ -64,6 +87,8 @@ export function emptyReport(): ReplayReport {
     repeats: [],
     inexact: [],
     unplayed: [],
+    outOfOrder: [],
+    recorded: [],
     divergences: [],
     timeouts: [],
     strays: [],
@@ -83,6 +108,7 @@ export function formatReport(report: ReplayReport): string[] {
   for (const miss of report.misses) lines.push(`miss: ${miss.message}`);
   for (const text of report.repeats) lines.push(`repeated last answer: ${text}`);
   for (const text of report.inexact) lines.push(`inexact match: ${text}`);
+  for (const text of report.outOfOrder) lines.push(`out of order: ${text}`);
   for (const d of report.divergences) {
     lines.push(
       `divergent client answer to ${d.method} at ${d.path}: recorded ${short(d.before)}, got ${

@@ -4,19 +4,24 @@
  * @module
  */
 import { ErrorCode, errorResponse, idKey } from "../jsonrpc.ts";
-import type { Json, JsonObject, JsonRpcId, JsonRpcMessage } from "../jsonrpc.ts";
-import { cloneJson, firstDifference } from "../json.ts";
-import { AnswerBook } from "../match/answer_book.ts";
-import { diagnoseMiss } from "../match/diagnose.ts";
-import { requestKey, stripVolatile } from "../match/fingerprint.ts";
+import type { JsonObject, JsonRpcId, JsonRpcMessage } from "../jsonrpc.ts";
+import type { Match } from "../match/answer_book.ts";
+import { requestKey } from "../match/fingerprint.ts";
 import type { RequestKey } from "../match/fingerprint.ts";
 import type { Fault } from "../faults/types.ts";
-import type { ReplayEngine, ReplayOptions } from "./engine.ts";
 import { pacedDelay } from "../faults/pacing.ts";
 import type { PacingOptions } from "../faults/pacing.ts";
+import { sleep } from "../util.ts";
+import { ServerRequests } from "./asking.ts";
 import type { RecordedSession, Step, Trigger } from "./episodes.ts";
+import { MatcherFailure, SessionMatcher } from "./matching.ts";
+import { eraHint } from "./era.ts";
+import type { ReplayOptions } from "./options.ts";
 import type { Outlet } from "./outlet.ts";
 import { countNotification } from "./report.ts";
+import type { RecordingSource, ReportSink } from "./source.ts";
+import { asRecorded, withLiveId, withProgressToken } from "./wire.ts";
+import type { Ready } from "./wire.ts";
 
 const LOG_LEVELS = [
   "debug",
@@ -35,19 +40,12 @@ const MODERN_LOG_LEVEL_KEY = "io.modelcontextprotocol/logLevel";
 interface InFlight {
   cancelled: boolean;
   /** The live request's progress token, put on recorded progress notifications. */
-  progressToken?: Json;
+  progressToken?: JsonObject[string];
   /** The modern era's per-request log level ("none" when the request carries none). */
   logLevel?: string;
 }
 
-interface PendingAnswer {
-  method: string;
-  resolve: (message: JsonRpcMessage | undefined) => void;
-}
-
-function sleep(ms: number): Promise<void> {
-  return ms > 0 ? new Promise((resolve) => setTimeout(resolve, ms)) : Promise.resolve();
-}
+type LiveRequest = JsonRpcMessage & { id: JsonRpcId };
 
 function paced(gap: number, pacing: PacingOptions | undefined): number {
   return pacing ? pacedDelay(gap, pacing) : 0;
@@ -77,19 +75,25 @@ function describe(trigger: Trigger): string {
 export class ReplaySession {
   /** The recorded session this connection is served from (chosen at the first message). */
   recording: RecordedSession | undefined;
-  #book: AnswerBook<Trigger> | undefined;
+  #matcher: SessionMatcher | undefined;
   #inFlight = new Map<string, InFlight>();
-  #pending = new Map<string, PendingAnswer>();
-  #nextServerId = 1;
+  #asked: ServerRequests;
   #logLevel: string | undefined;
   #closed = false;
 
-  constructor(private readonly engine: ReplayEngine, private readonly options: ReplayOptions) {}
+  constructor(
+    private readonly source: RecordingSource,
+    private readonly sink: ReportSink,
+    private readonly options: ReplayOptions,
+  ) {
+    this.#asked = new ServerRequests(sink, options);
+  }
 
   /** Server output recorded before the first client message (a banner). */
   async open(out: Outlet): Promise<void> {
-    const opening = this.engine.episodes.sessions[0]?.opening ?? [];
-    for (const step of opening) await this.#emitPassive(step, out, { cancelled: false });
+    for (const step of this.source.opening()) {
+      await this.#emitPassive(step, out, { cancelled: false });
+    }
   }
 
   /** Handles one message from the client. Resolves when its reply (if any) is fully sent. */
@@ -97,38 +101,21 @@ export class ReplaySession {
     // Redaction never touches the envelope (method, id), so it is read as sent.
     const live = message as JsonRpcMessage;
     if (live === null || typeof live !== "object" || Array.isArray(live)) {
-      await out.send(
-        errorResponse(null, ErrorCode.InvalidRequest, "Invalid request: not a JSON-RPC object"),
-      );
-      return;
+      return await invalid(out, "not a JSON-RPC object");
     }
     this.options.observe?.(live);
     const hasId = "id" in live && (typeof live.id === "string" || typeof live.id === "number");
     if (typeof live.method === "string") {
-      if (hasId) return await this.#request(live as JsonRpcMessage & { id: JsonRpcId }, out);
-      if ("id" in live) {
-        // Not a notification (it has an id) nor a valid request: say so rather than stay silent.
-        await out.send(
-          errorResponse(
-            null,
-            ErrorCode.InvalidRequest,
-            "Invalid request: the id must be a string or a number",
-          ),
-        );
-        return;
-      }
+      if (hasId) return await this.#request(live as LiveRequest, out);
+      // Not a notification (it has an id) nor a valid request: say so rather than stay silent.
+      if ("id" in live) return await invalid(out, "the id must be a string or a number");
       return await this.#notification(live, out);
     }
     if (hasId && ("result" in live || "error" in live)) {
-      return this.#answer(
-        (this.options.rewriteRequest
-          ? await this.options.rewriteRequest(live)
-          : live) as JsonRpcMessage,
-      );
+      const answer = this.options.rewriteRequest ? await this.options.rewriteRequest(live) : live;
+      return this.#answer(answer as JsonRpcMessage);
     }
-    await out.send(
-      errorResponse(null, ErrorCode.InvalidRequest, "Invalid request: no method, result or error"),
-    );
+    await invalid(out, "no method, result or error");
   }
 
   /** Stops waiting on everything; later calls do nothing. */
@@ -136,97 +123,123 @@ export class ReplaySession {
     if (this.#closed) return;
     this.#closed = true;
     for (const flight of this.#inFlight.values()) flight.cancelled = true;
-    for (const pending of this.#pending.values()) pending.resolve(undefined);
-    this.#pending.clear();
+    this.#asked.close();
   }
 
   /** Recorded triggers this session never used. */
   unusedTriggers(): Trigger[] {
-    return this.#book?.unused() ?? [];
+    return this.#matcher?.book.unused() ?? [];
   }
 
-  #bookFor(message: JsonRpcMessage): AnswerBook<Trigger> {
-    if (!this.#book) {
-      this.recording = this.engine.claimRecording(
+  /** The matcher of this session's recording, chosen at its first message. */
+  #matching(message: JsonRpcMessage): SessionMatcher {
+    if (!this.#matcher) {
+      this.recording = this.source.claimRecording(
         requestKey(message, this.options.fingerprint).key,
       );
-      this.#book = new AnswerBook(this.recording.triggers);
+      this.#matcher = new SessionMatcher(this.recording.triggers, this.options);
     }
-    return this.#book;
+    return this.#matcher;
   }
 
-  /**
-   * The key to match a live message by. The recording's redaction rules are
-   * applied only when the message as sent has no exact recording: a message
-   * that matches as sent carries nothing they would change (redaction is
-   * idempotent), and scrubbing every request cost more than matching it.
-   */
-  #keyOf(message: JsonRpcMessage): RequestKey | Promise<RequestKey> {
-    const key = requestKey(message, this.options.fingerprint);
-    if (!this.options.rewriteRequest || this.#bookFor(message).has(key)) return key;
-    return this.#rewrittenKey(message);
-  }
-
-  async #rewrittenKey(message: JsonRpcMessage): Promise<RequestKey> {
-    return requestKey(
-      await this.options.rewriteRequest!(message) as JsonRpcMessage,
-      this.options.fingerprint,
-    );
-  }
-
-  async #request(message: JsonRpcMessage & { id: JsonRpcId }, out: Outlet): Promise<void> {
-    const book = this.#bookFor(message);
+  async #request(message: LiveRequest, out: Outlet): Promise<void> {
+    const matcher = this.#matching(message);
     // Awaited only when rewritten: a request that matches as sent is answered without a pause.
-    const keyed = this.#keyOf(message);
+    const keyed = matcher.keyOf(message);
     const key = keyed instanceof Promise ? await keyed : keyed;
-    // Under --strict another call's recording is never a stand-in.
-    const match = book.take(key, !this.options.strict);
-    if (!match) {
-      const live = await this.options.onMiss?.(message, { session: this.recording?.id });
-      if (live) return await out.send({ ...live, id: message.id });
-      if (this.#isEraProbe(key.method)) {
-        // A legacy server does not know server/discover; answering as it would
-        // lets a client that probes for the modern era fall back to initialize.
-        await out.send(
-          errorResponse(message.id, ErrorCode.MethodNotFound, `Method not found: ${key.method}`),
-        );
-        return;
-      }
-      const diagnosis = diagnoseMiss(key, book.keys());
-      this.engine.report.misses.push({ method: key.method, message: diagnosis.message });
-      this.options.log?.(`miss: ${diagnosis.message}`);
-      await out.send(errorResponse(message.id, ErrorCode.ReplayMiss, diagnosis.message, {
-        closest: diagnosis.closest ?? null,
-        differs: diagnosis.differs ?? null,
-      }));
-      return;
+    let match: Match<Trigger> | undefined;
+    try {
+      match = matcher.take(message, key);
+    } catch (error) {
+      if (!(error instanceof MatcherFailure)) throw error;
+      return await this.#failMatcher(message, key, error, out);
     }
+    if (!match) return await this.#miss(message, key, matcher, out);
     const trigger = match.item;
+    this.#noteMatch(key, match);
     out.begin?.(trigger);
-    if (match.kind === "repeat") {
-      this.engine.report.repeats.push(describe(trigger));
-      this.options.log?.(`repeating the last recorded answer to ${describe(trigger)}`);
-    } else if (match.kind === "inexact") {
-      const text = `${key.key} answered with the recording of ${trigger.key.key}`;
-      this.engine.report.inexact.push(text);
-      this.options.log?.(`inexact match: ${text}`);
+    if (!trigger.response && !trigger.cancelled) {
+      return await this.#unanswered(message, trigger, out);
     }
     if (message.method === "logging/setLevel") {
       const level = (message.params as JsonObject | undefined)?.level;
       if (typeof level === "string") this.#logLevel = level;
     }
-    const meta = metaOf(message);
-    const flight: InFlight = { cancelled: false, progressToken: meta?.progressToken };
-    if (meta && MODERN_VERSION_KEY in meta) {
-      const level = meta[MODERN_LOG_LEVEL_KEY];
-      flight.logLevel = typeof level === "string" ? level : "none";
-    }
+    const flight = flightOf(message);
     this.#inFlight.set(idKey(message.id), flight);
     try {
       await this.#serve(message, trigger, flight, out, match.kind === "repeat");
     } finally {
       this.#inFlight.delete(idKey(message.id));
     }
+  }
+
+  /** Reports how a request was matched when that was anything but in order and exact. */
+  #noteMatch(key: RequestKey, match: Match<Trigger>): void {
+    const trigger = match.item;
+    const { report } = this.sink;
+    this.sink.noteUse(trigger, match);
+    if (match.kind === "repeat") {
+      report.repeats.push(describe(trigger));
+      this.options.log?.(`repeating the last recorded answer to ${describe(trigger)}`);
+    } else if (match.kind === "inexact") {
+      const text = `${key.key} answered with the recording of ${trigger.key.key}`;
+      report.inexact.push(text);
+      this.options.log?.(`inexact match: ${text}`);
+    }
+    if (match.outOfOrder) {
+      const text = `${
+        describe(trigger)
+      } answered with the recording at cassette line ${trigger.line}, made after a request this session has not made`;
+      report.outOfOrder.push(text);
+      this.options.log?.(`out of order: ${text}`);
+    }
+  }
+
+  async #miss(message: LiveRequest, key: RequestKey, matcher: SessionMatcher, out: Outlet) {
+    const live = await this.options.onMiss?.(message, { session: this.recording?.id });
+    if (live) return await out.send({ ...live, id: message.id });
+    if (this.#isEraProbe(key.method)) {
+      // A legacy server does not know server/discover; answering as it would
+      // lets a client that probes for the modern era fall back to initialize.
+      const text = `Method not found: ${key.method}`;
+      return await out.send(errorResponse(message.id, ErrorCode.MethodNotFound, text));
+    }
+    const diagnosis = matcher.diagnose(key);
+    const text = diagnosis.message + eraHint(this.source.era, message);
+    this.#reportMiss({
+      method: key.method,
+      message: text,
+      closestLine: diagnosis.closestLine,
+      path: diagnosis.differs,
+    });
+    await out.send(errorResponse(message.id, ErrorCode.ReplayMiss, text, {
+      closest: diagnosis.closest ?? null,
+      differs: diagnosis.differs ?? null,
+    }));
+  }
+
+  #reportMiss(miss: { method: string; message: string; closestLine?: number; path?: string }) {
+    const entry = Object.fromEntries(Object.entries(miss).filter(([, v]) => v !== undefined));
+    this.sink.report.misses.push(entry as typeof miss);
+    this.options.log?.(`miss: ${miss.message}`);
+  }
+
+  /**
+   * A recorded request the server never answered (a recording cut short): the
+   * client hears so at once rather than waiting for its own timeout.
+   */
+  async #unanswered(message: LiveRequest, trigger: Trigger, out: Outlet) {
+    const text = `The recording holds no answer for ${
+      describe(trigger)
+    } (cassette line ${trigger.line}): the recording ended before the server answered`;
+    this.#reportMiss({ method: trigger.key.method, message: text, closestLine: trigger.line });
+    await out.send(errorResponse(message.id, ErrorCode.ReplayMiss, text));
+  }
+
+  async #failMatcher(message: LiveRequest, key: RequestKey, error: Error, out: Outlet) {
+    this.#reportMiss({ method: key.method, message: error.message });
+    await out.send(errorResponse(message.id, ErrorCode.InternalError, error.message));
   }
 
   /**
@@ -236,24 +249,14 @@ export class ReplaySession {
    * client that re-lists on `list_changed` (the Java SDK client does).
    */
   async #serve(
-    message: JsonRpcMessage & { id: JsonRpcId },
+    message: LiveRequest,
     trigger: Trigger,
     flight: InFlight,
     out: Outlet,
     repeat: boolean,
   ) {
-    const faults = this.options.faults?.faultsFor({
-      method: trigger.key.method,
-      name: trigger.key.name,
-      message,
-    }) ?? [];
-    let answerFault: Fault | undefined;
-    for (const fault of faults) {
-      if (fault.kind === "delay") await sleep(fault.ms);
-      else if (fault.kind === "timeout") return;
-      else if (fault.kind === "error" || fault.kind === "malformed") answerFault = fault;
-      else if (await out.fault(fault)) return;
-    }
+    const answerFault = await this.#faultsBefore(message, trigger, out);
+    if (answerFault === "stop") return;
     let last = trigger.t;
     let divergent: string | undefined;
     const steps = repeat ? trigger.steps.filter((step) => !isChangeNotice(step)) : trigger.steps;
@@ -264,7 +267,7 @@ export class ReplaySession {
       const outcome = await this.#emit(step, out, flight);
       if (outcome && !divergent) divergent = outcome;
     }
-    if (!trigger.response) return; // never answered in the recording: nor now
+    if (!trigger.response) return; // cancelled in the recording, never answered: nor now
     const wait = Math.max(
       paced(trigger.response.t - last, this.options.pacing),
       settleGap(trigger),
@@ -273,9 +276,8 @@ export class ReplaySession {
     last = trigger.response.t;
     if (flight.cancelled || this.#closed) return;
     await this.#respond(message, trigger, answerFault, divergent, out);
-    for (
-      const step of repeat ? trigger.after.filter((step) => !isChangeNotice(step)) : trigger.after
-    ) {
+    const after = repeat ? trigger.after.filter((step) => !isChangeNotice(step)) : trigger.after;
+    for (const step of after) {
       await sleep(paced(step.t - last, this.options.pacing));
       last = step.t;
       if (this.#closed) return;
@@ -283,8 +285,29 @@ export class ReplaySession {
     }
   }
 
+  /** Carries out the faults that come before the answer; "stop" when one ends the request. */
+  async #faultsBefore(
+    message: LiveRequest,
+    trigger: Trigger,
+    out: Outlet,
+  ): Promise<Fault | undefined | "stop"> {
+    const faults = this.options.faults?.faultsFor({
+      method: trigger.key.method,
+      name: trigger.key.name,
+      message,
+    }) ?? [];
+    let answerFault: Fault | undefined;
+    for (const fault of faults) {
+      if (fault.kind === "delay") await sleep(fault.ms);
+      else if (fault.kind === "timeout") return "stop";
+      else if (fault.kind === "error" || fault.kind === "malformed") answerFault = fault;
+      else if (await out.fault(fault)) return "stop";
+    }
+    return answerFault;
+  }
+
   async #respond(
-    message: JsonRpcMessage & { id: JsonRpcId },
+    message: LiveRequest,
     trigger: Trigger,
     fault: Fault | undefined,
     divergent: string | undefined,
@@ -299,63 +322,19 @@ export class ReplaySession {
       await out.send(errorResponse(message.id, ErrorCode.ReplayMiss, divergent), sse);
       return;
     }
-    const response = { ...trigger.response!.msg, id: message.id };
+    const ready = withLiveId(trigger.response!, message.id);
     if (fault?.kind === "malformed") {
-      await out.raw(malformedText(response, fault.strategy), sse);
+      await out.raw(malformedText(ready, fault.strategy), sse);
       return;
     }
-    await out.send(response, sse);
+    await out.send(ready.message, sse, ready.text);
   }
 
   /** Emits a step; for a server request, waits for the answer and returns a divergence message, if any. */
   async #emit(step: Step, out: Outlet, flight: InFlight): Promise<string | undefined> {
-    if (step.kind !== "server-request") {
-      await this.#emitPassive(step, out, flight);
-      return undefined;
-    }
-    const method = step.msg.method ?? "";
-    const id = this.#nextServerId++;
-    const answered = new Promise<JsonRpcMessage | undefined>((resolve) => {
-      this.#pending.set(idKey(id), { method, resolve });
-    });
-    await out.send({ ...step.msg, id }, step.sse);
-    const timeoutMs = this.options.answerTimeoutMs ?? 10_000;
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const timedOut = new Promise<"timeout">((resolve) => {
-      timer = setTimeout(() => resolve("timeout"), timeoutMs);
-    });
-    const answer = await Promise.race([answered, timedOut]);
-    clearTimeout(timer);
-    this.#pending.delete(idKey(id));
-    if (answer === "timeout") {
-      this.engine.report.timeouts.push(
-        `the client never answered ${method} (waited ${timeoutMs} ms)`,
-      );
-      this.engine.report.serverInitiated.push({ method, delivered: true, outcome: "timeout" });
-      this.options.log?.(`timeout: the client never answered ${method}`);
-      return undefined;
-    }
-    if (answer === undefined) {
-      this.engine.report.serverInitiated.push({ method, delivered: true, outcome: "cancelled" });
-      return undefined;
-    }
-    const difference = step.answer
-      ? firstDifference(
-        stripVolatile(comparable(step.answer.msg)),
-        stripVolatile(comparable(answer)),
-        "$",
-      )
-      : undefined;
-    this.engine.report.serverInitiated.push({
-      method,
-      delivered: true,
-      outcome: difference ? "divergent" : "as-recorded",
-    });
-    if (!difference) return undefined;
-    this.engine.report.divergences.push({ method, ...difference });
-    const text = `Client answered ${method} differently at ${difference.path}`;
-    this.options.log?.(`divergent: ${text}`);
-    return text;
+    if (step.kind === "server-request") return await this.#asked.ask(step, out);
+    await this.#emitPassive(step, out, flight);
+    return undefined;
   }
 
   async #emitPassive(step: Step, out: Outlet, flight: InFlight): Promise<void> {
@@ -363,21 +342,20 @@ export class ReplaySession {
     if (step.kind === "sse-event") return await out.event?.(step.data, step.sse);
     if (step.kind === "server-request") {
       // A server request after the response: still asked, answer checked.
-      await this.#emit(step, out, flight);
+      await this.#asked.ask(step, out);
       return;
     }
-    const message = this.#livened(step.msg, flight);
-    if (!message) return;
-    if (message.method) countNotification(this.engine.report, message.method);
-    await out.send(message, step.sse);
+    const ready = this.#livened(step, flight);
+    if (!ready) return;
+    if (ready.message.method) countNotification(this.sink.report, ready.message.method);
+    await out.send(ready.message, step.sse, ready.text);
   }
 
   /** Adapts a recorded notification to this live session, or drops it. */
-  #livened(message: JsonRpcMessage, flight: InFlight): JsonRpcMessage | undefined {
+  #livened(step: Step & { kind: "message" }, flight: InFlight): Ready | undefined {
+    const message = step.msg;
     if (message.method === "notifications/progress" && flight.progressToken !== undefined) {
-      const copy = cloneJson(message);
-      (copy.params as JsonObject).progressToken = flight.progressToken;
-      return copy;
+      return withProgressToken(step, flight.progressToken);
     }
     if (message.method === "notifications/message") {
       const level = (message.params as JsonObject | undefined)?.level;
@@ -390,7 +368,7 @@ export class ReplaySession {
         return undefined;
       }
     }
-    return message;
+    return asRecorded(step);
   }
 
   async #notification(message: JsonRpcMessage, out: Outlet): Promise<void> {
@@ -401,11 +379,11 @@ export class ReplaySession {
         : this.#inFlight.get(idKey(requestId as JsonRpcId));
       if (flight) flight.cancelled = true;
     }
-    const book = this.#bookFor(message);
-    const keyed = this.#keyOf(message);
+    const matcher = this.#matching(message);
+    const keyed = matcher.keyOf(message);
     const key = keyed instanceof Promise ? await keyed : keyed;
-    if (!book.has(key)) return; // Client notifications are accepted silently.
-    const match = book.take(key);
+    if (!matcher.book.has(key)) return; // Client notifications are accepted silently.
+    const match = matcher.book.take(key);
     if (!match || match.kind === "repeat") return;
     const flight: InFlight = { cancelled: false };
     let last = match.item.t;
@@ -419,25 +397,32 @@ export class ReplaySession {
 
   /** `server/discover` sent to a legacy recording that never saw one. */
   #isEraProbe(method: string): boolean {
-    return method === "server/discover" && this.engine.era === "legacy" &&
-      !this.engine.episodes.sessions.some((session) =>
-        session.triggers.some((trigger) => trigger.key.method === method)
-      );
+    return method === "server/discover" && this.source.era === "legacy" &&
+      !this.source.recordsMethod(method);
   }
 
   #answer(message: JsonRpcMessage) {
-    const pending = this.#pending.get(idKey(message.id));
-    if (!pending) {
-      this.engine.report.strays.push(
-        `an answer for id ${JSON.stringify(message.id)}, which was never asked`,
-      );
-      this.options.log?.(
-        `ignored an answer for id ${JSON.stringify(message.id)}, which was never asked`,
-      );
-      return;
-    }
-    pending.resolve(message);
+    if (this.#asked.answer(message)) return;
+    const text = `an answer for id ${JSON.stringify(message.id)}, which was never asked`;
+    this.sink.report.strays.push(text);
+    this.options.log?.(`ignored ${text}`);
   }
+}
+
+/** The in-flight state of a live request: its progress token and log level. */
+function flightOf(message: JsonRpcMessage): InFlight {
+  const meta = metaOf(message);
+  const flight: InFlight = { cancelled: false, progressToken: meta?.progressToken };
+  if (meta && MODERN_VERSION_KEY in meta) {
+    const level = meta[MODERN_LOG_LEVEL_KEY];
+    flight.logLevel = typeof level === "string" ? level : "none";
+  }
+  return flight;
+}
+
+/** Answers a message that is not valid JSON-RPC. */
+async function invalid(out: Outlet, why: string): Promise<void> {
+  await out.send(errorResponse(null, ErrorCode.InvalidRequest, `Invalid request: ${why}`));
 }
 
 /** A notification that something on the server changed. */
@@ -447,17 +432,8 @@ function isChangeNotice(step: Step): boolean {
     (method.endsWith("/list_changed") || method === "notifications/resources/updated");
 }
 
-/** The part of a client answer compared with the recording. */
-function comparable(message: JsonRpcMessage): Json {
-  return ("error" in message
-    ? { error: message.error }
-    : { result: message.result ?? null }) as Json;
-}
-
-function malformedText(
-  response: JsonRpcMessage,
-  strategy: "truncate" | "not_json" | "wrong_id",
-): string {
+function malformedText(ready: Ready, strategy: "truncate" | "not_json" | "wrong_id"): string {
+  const response = ready.message;
   if (strategy === "wrong_id") {
     const id = response.id;
     return JSON.stringify({
@@ -466,6 +442,6 @@ function malformedText(
     });
   }
   if (strategy === "not_json") return "this is not JSON";
-  const text = JSON.stringify(response);
+  const text = ready.text ?? JSON.stringify(response);
   return text.slice(0, Math.max(1, Math.floor(text.length / 2)));
 }

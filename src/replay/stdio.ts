@@ -4,10 +4,11 @@
  * @module
  */
 import { ErrorCode, errorResponse } from "../jsonrpc.ts";
-import type { JsonRpcMessage } from "../jsonrpc.ts";
 import { LineSplitter } from "../framing/jsonl.ts";
 import type { ReplayEngine } from "./engine.ts";
 import type { Outlet } from "./outlet.ts";
+import { answerBatch, receiveGuarded } from "./batch.ts";
+import type { ReplaySession } from "./session.ts";
 import type { ReplayReport } from "./report.ts";
 import { chunkSource, writeNowOf } from "../runtime/immediate.ts";
 
@@ -72,7 +73,7 @@ export async function serveStdio(
     disconnect = () => resolve("disconnected");
   });
   const outlet: Outlet = {
-    send: (message) => writeLine(JSON.stringify(message)),
+    send: (message, _sse, text) => writeLine(text ?? JSON.stringify(message)),
     raw: (text) => writeLine(text),
     fault: (fault) => {
       if (fault.kind === "disconnect") {
@@ -108,8 +109,8 @@ export async function serveStdio(
       );
       return;
     }
-    if (Array.isArray(message)) track(receiveBatch(session, message, outlet));
-    else track(answerFailure(session.receive(message, outlet), message, outlet));
+    if (Array.isArray(message)) track(sendBatch(session, message, outlet, options.log));
+    else track(receiveGuarded(session, message, outlet, options.log));
   };
   const splitter = new LineSplitter({
     onOverlong: (error) =>
@@ -140,55 +141,13 @@ export async function serveStdio(
   return engine.finish();
 }
 
-/**
- * A request whose handling failed (a message nested too deeply to fingerprint)
- * still gets an answer: an internal error naming why, never silence.
- */
-async function answerFailure(work: Promise<void>, message: unknown, outlet: Outlet): Promise<void> {
-  try {
-    await work;
-  } catch (error) {
-    const id = (message as { id?: unknown } | null)?.id;
-    const answerable = typeof id === "string" || typeof id === "number";
-    await outlet.send(
-      errorResponse(
-        answerable ? id : null,
-        ErrorCode.InternalError,
-        `Internal error: ${(error as Error).message}`,
-      ),
-    );
-    throw error;
-  }
-}
-
-/** A JSON-RPC batch (2025-03-26): the responses go back as one array. */
-async function receiveBatch(
-  session: ReturnType<ReplayEngine["openSession"]>,
+/** A batch's answers go back as one array, on one line. */
+async function sendBatch(
+  session: ReplaySession,
   batch: unknown[],
   outlet: Outlet,
+  log?: (line: string) => void,
 ): Promise<void> {
-  if (batch.length === 0) {
-    await outlet.send(
-      errorResponse(null, ErrorCode.InvalidRequest, "Invalid request: empty batch"),
-    );
-    return;
-  }
-  const responses: JsonRpcMessage[] = [];
-  const collecting: Outlet = {
-    ...outlet,
-    send: (message, sse) => {
-      if (message.method === undefined && "id" in message) {
-        responses.push(message);
-        return Promise.resolve();
-      }
-      return outlet.send(message, sse);
-    },
-  };
-  // A failed member is answered inside the batch (answerFailure); the others still go out.
-  await Promise.all(
-    batch.map((message) =>
-      answerFailure(session.receive(message, collecting), message, collecting).catch(() => {})
-    ),
-  );
-  if (responses.length > 0) await outlet.raw(JSON.stringify(responses));
+  const answers = await answerBatch(session, batch, outlet, log);
+  if (answers !== undefined) await outlet.raw(answers);
 }

@@ -122,7 +122,7 @@ test("replay answers a true miss with -32001 naming the closest recording, and e
   assert.match(result.stderr, /never asked for/);
 });
 
-test("--strict: a request without its exact recording is a miss, not an inexact match", async () => {
+test("by default a request without its exact recording is a miss; --lenient opts into a same-tool stand-in, reported", async () => {
   const dir = tempDir();
   const cassette = path.join(dir, "strict.cassette.jsonl");
   const live = await run([
@@ -136,8 +136,8 @@ test("--strict: a request without its exact recording is a miss, not an inexact 
     ...EVERYTHING,
   ]);
   assert.equal(live.code, 0, live.stderr);
-  const ask = (strict: boolean) =>
-    run([...CLI, "replay", ...(strict ? ["--strict"] : []), cassette], {
+  const ask = (lenient: boolean) =>
+    run([...CLI, "replay", ...(lenient ? ["--lenient"] : []), cassette], {
       input: [
         {
           jsonrpc: "2.0",
@@ -157,13 +157,14 @@ test("--strict: a request without its exact recording is a miss, not an inexact 
         },
       ].map((message) => JSON.stringify(message)).join("\n") + "\n",
     });
-  const lenient = await ask(false);
+  const lenient = await ask(true);
+  assert.equal(lenient.code, 0, lenient.stderr);
   const standIn = lenient.stdout.trim().split("\n").map((line) => JSON.parse(line)).find((answer) =>
     answer.id === 2
   );
   assert.equal(standIn.result.content[0].text, "The sum of 2 and 40 is 42.");
   assert.match(lenient.stderr, /inexact match/);
-  const strict = await ask(true);
+  const strict = await ask(false);
   assert.equal(strict.code, 3, strict.stderr);
   const miss = strict.stdout.trim().split("\n").map((line) => JSON.parse(line)).find((answer) =>
     answer.id === 2

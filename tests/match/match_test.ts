@@ -73,14 +73,14 @@ test("a missing key takes the next unused answer of the same tool, never another
     { key: requestKey(call("get-sum", { a: 1 })), answer: "sum" },
   ]);
   assert.equal(
-    book.take(requestKey(call("echo", { m: "b" })), false),
+    book.take(requestKey(call("echo", { m: "b" }))),
     undefined,
-    "strict: no stand-ins",
+    "exact by default: no stand-ins",
   );
-  const inexact = book.take(requestKey(call("echo", { m: "b" })));
+  const inexact = book.take(requestKey(call("echo", { m: "b" })), true);
   assert.deepEqual([inexact?.item.answer, inexact?.kind], ["echo a", "inexact"]);
-  assert.equal(book.take(requestKey(call("echo", { m: "c" }))), undefined);
-  assert.equal(book.take(requestKey(call("unknown", {}))), undefined);
+  assert.equal(book.take(requestKey(call("echo", { m: "c" })), true), undefined);
+  assert.equal(book.take(requestKey(call("unknown", {})), true), undefined);
   assert.deepEqual(book.unused().map((item) => item.answer), ["sum"]);
 });
 

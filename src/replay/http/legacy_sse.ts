@@ -91,14 +91,14 @@ class SseSession {
       this.#standaloneSent++;
       if (step.kind === "sse-event") this.event(step.data, step.sse);
       else if (step.kind === "raw") this.send(step.text, step.sse);
-      else this.send(JSON.stringify(step.msg), step.sse);
+      else this.send(step.text ?? JSON.stringify(step.msg), step.sse);
     }
   }
 
   get outlet(): Outlet {
     return {
-      send: (message: JsonRpcMessage, sse?: SseFields) =>
-        Promise.resolve(this.send(JSON.stringify(message), sse)),
+      send: (message: JsonRpcMessage, sse?: SseFields, text?: string) =>
+        Promise.resolve(this.send(text ?? JSON.stringify(message), sse)),
       raw: (text: string, sse?: SseFields) => Promise.resolve(this.send(text, sse)),
       event: (data: string, sse: SseFields) => Promise.resolve(this.event(data, sse)),
       fault: (fault) => {

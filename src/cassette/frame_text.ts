@@ -1,0 +1,91 @@
+/**
+ * A message entry's frame text: the JSON-RPC message exactly as it crossed
+ * the wire. Since format version 2 a message entry's `msg` is that text,
+ * embedded as the entry's last member; replay sends it back byte for byte
+ * (only the id, and a progress token, replaced by the live ones).
+ *
+ * The text is kept beside the entry, not on it: entries are copied with
+ * spread (`{ ...entry, msg: redacted }`), and a copy must not carry a text
+ * that no longer matches its `msg`. Only a text that differs from
+ * `JSON.stringify(msg)` is kept at all — the rest would cost memory for
+ * nothing.
+ *
+ * @module
+ */
+import type { Direction, Entry, MessageEntry } from "./format.ts";
+
+const texts = new WeakMap<MessageEntry, string>();
+
+/** Marks `text` as the wire text of `entry` (whose `msg` is its value). */
+export function keepFrameText(entry: MessageEntry, text: string): void {
+  if (text !== JSON.stringify(entry.msg)) texts.set(entry, text);
+}
+
+/** The wire text of a message entry. */
+export function frameText(entry: MessageEntry): string {
+  return texts.get(entry) ?? JSON.stringify(entry.msg);
+}
+
+/** The kept wire text, when it differs from the serialised `msg`. */
+export function keptFrameText(entry: MessageEntry): string | undefined {
+  return texts.get(entry);
+}
+
+const MSG_MEMBER = '"msg":';
+
+/**
+ * The text of `msg` inside a cassette line whose parsed form is `entry`, when
+ * `msg` is the line's last member (as this build writes it): the slice
+ * between `"msg":` and the closing brace. The first `"msg":` in a line is a
+ * key (inside a JSON string the quote after `msg` would be escaped), and the
+ * members before `msg` are the entry's own flat fields.
+ */
+export function msgTextOfLine(line: string, entry: MessageEntry): string | undefined {
+  let last: string | undefined;
+  for (const key in entry) last = key;
+  if (last !== "msg") return undefined;
+  const start = line.indexOf(MSG_MEMBER);
+  const end = line.lastIndexOf("}");
+  if (start < 0 || end <= start) return undefined;
+  return line.slice(start + MSG_MEMBER.length, end).trim();
+}
+
+/**
+ * The cassette line of a message entry whose message is `text`, a frame's
+ * own text: fields in the order the recorders give them, `msg` last.
+ */
+export function messageLine(
+  text: string,
+  fields: {
+    dir: Direction;
+    t: number;
+    session?: string;
+    x?: number;
+    sse?: unknown;
+    appended?: true;
+  },
+): string {
+  const { dir, t, session, x, sse, appended } = fields;
+  let line = `{"type":"message","t":${JSON.stringify(t)}`;
+  if (session !== undefined) line += `,"session":${JSON.stringify(session)}`;
+  if (x !== undefined) line += `,"x":${JSON.stringify(x)}`;
+  if (appended) line += `,"appended":true`;
+  line += `,"dir":"${dir}"`;
+  if (sse !== undefined) line += `,"sse":${JSON.stringify(sse)}`;
+  return `${line},"msg":${text}}`;
+}
+
+/** One entry as its cassette line (no newline), keeping a message's frame text. */
+export function entryText(entry: Entry): string {
+  if (entry.type !== "message") return JSON.stringify(entry);
+  const text = texts.get(entry);
+  if (text === undefined) return JSON.stringify(entry);
+  const { type: _type, msg: _msg, ...rest } = entry;
+  // Fields this module does not place by name go through JSON, before msg.
+  const known = new Set(["t", "session", "x", "sse", "dir", "appended"]);
+  if (Object.keys(rest).some((key) => !known.has(key))) {
+    const head = JSON.stringify({ type: "message", ...rest });
+    return `${head.slice(0, -1)},"msg":${text}}`;
+  }
+  return messageLine(text, entry);
+}

@@ -1,0 +1,30 @@
+/**
+ * What a replay session may read and write of the engine that serves it: a
+ * recording source (the recorded sessions, which one a connection gets) and
+ * a report sink. Types only, so that the session does not import the engine.
+ *
+ * @module
+ */
+import type { Era } from "../cassette/format.ts";
+import type { Match } from "../match/answer_book.ts";
+import type { RecordedSession, Trigger } from "./episodes.ts";
+import type { ReplayReport } from "./report.ts";
+
+/** The recording a session serves from. */
+export interface RecordingSource {
+  /** The era the cassette was recorded in. */
+  readonly era: Era;
+  /** Server output recorded before the first client message. */
+  opening(): RecordedSession["opening"];
+  /** The recorded session for a connection whose first client message has this key. */
+  claimRecording(firstKey: string): RecordedSession;
+  /** True when any recorded session holds a request of this method. */
+  recordsMethod(method: string): boolean;
+}
+
+/** Where a session reports what it served. */
+export interface ReportSink {
+  readonly report: ReplayReport;
+  /** Notes that `trigger` answered a live request, and how. */
+  noteUse(trigger: Trigger, match: Match<Trigger>): void;
+}

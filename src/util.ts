@@ -1,0 +1,15 @@
+/**
+ * Small helpers every part of the code base uses, in one place.
+ *
+ * @module
+ */
+
+/** Resolves after `ms` milliseconds (at once for zero or less). */
+export function sleep(ms: number): Promise<void> {
+  return ms > 0 ? new Promise((resolve) => setTimeout(resolve, ms)) : Promise.resolve();
+}
+
+/** True for a JSON object: not null, not an array. */
+export function isObject(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === "object" && !Array.isArray(value);
+}
