@@ -155,7 +155,7 @@ export async function planPrune(path: string, reportFiles: readonly string[]): P
       `${path} is a ${cassette.importedFrom} file: convert it with \`mcp-cassette import\` first`,
     );
   }
-  const reports = await loadReports(reportFiles, path, await headerSha256(path));
+  const reports = await loadReports(reportFiles, path, headerSha256(cassette));
   const find = entryFinder(cassette.entries);
   const removed: RemovedExchange[] = [];
   for (const session of buildEpisodes(cassette).sessions) {

@@ -110,7 +110,7 @@ export async function renderCassettePage(
   const cassette = await loadCassette(path);
   let reports: MergedReports | undefined;
   if (reportFiles.length > 0) {
-    reports = await loadReports(reportFiles, path, await headerSha256(path));
+    reports = await loadReports(reportFiles, path, headerSha256(cassette));
   }
   return renderPage(cassette, reports);
 }

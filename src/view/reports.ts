@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { lineBatches } from "../cassette/reader.ts";
+import type { Cassette } from "../cassette/reader.ts";
 import { CassetteError } from "../errors.ts";
 import { sha256Hex } from "../redact/sha256.ts";
 import { runtime } from "../runtime/mod.ts";
@@ -52,11 +52,12 @@ export interface MergedReports {
 
 /**
  * The SHA-256 (hex) of a cassette's first line without its newline: what a
- * report names its cassette by.
+ * report names its cassette by. A file converted from another tool's format
+ * has no such line of ours; replay hashes its header serialised, and so does
+ * this.
  */
-export async function headerSha256(path: string): Promise<string> {
-  for await (const batch of lineBatches(path)) return sha256Hex(batch[0]);
-  return sha256Hex("");
+export function headerSha256(cassette: Cassette): string {
+  return sha256Hex(cassette.headerText ?? JSON.stringify(cassette.header));
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {
