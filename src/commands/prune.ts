@@ -22,10 +22,11 @@ function describe(exchange: RemovedExchange): string {
 export const command: Command = {
   name: "prune",
   summary: "Remove the recorded exchanges that none of the given runs' reports asked for",
-  usage: "prune CASSETTE --report REPORT.json... [-o OUT] [--dry-run]",
+  usage: "prune CASSETTE --report REPORT.json|FOLDER... [-o OUT] [--dry-run]",
   description:
-    "Reads the JSON reports of runs against the cassette (`replay --report`, or the folder the test " +
-    "helpers fill when MCP_CASSETTE_REPORT_DIR is set: pass each file) and removes every recorded " +
+    "Reads the JSON reports of runs against the cassette (`replay --report`, or a folder such as the " +
+    "one the test helpers fill when MCP_CASSETTE_REPORT_DIR is set, whose reports of other cassettes " +
+    "are passed over) and removes every recorded " +
     "request no run asked for, with its answer and everything the server sent for it (progress, logs, " +
     "its own requests and their answers, the HTTP exchange that carried it). The header, the session " +
     "starts and ends, the lifecycle (initialize, notifications/initialized, server/discover) and client " +
@@ -37,7 +38,7 @@ export const command: Command = {
       type: "string",
       multiple: true,
       valueName: "FILE",
-      description: "A replay report of a run against this cassette",
+      description: "A replay report of a run against this cassette, or a folder of reports",
     },
     output: {
       type: "string",

@@ -40,7 +40,7 @@ export const command: Command = {
       type: "string",
       multiple: true,
       valueName: "FILE",
-      description: "A replay report of a run against this cassette",
+      description: "A replay report of a run against this cassette, or a folder of reports",
     },
   },
   async run({ values, positionals }) {

@@ -119,24 +119,52 @@ async function readReport(file: string): Promise<Record<string, unknown>> {
   return value;
 }
 
+/** A report file, and the folder it was found in when it was given as one. */
+interface ReportSource {
+  file: string;
+  folder?: string;
+}
+
+/** The report files: a folder (`MCP_CASSETTE_REPORT_DIR`) stands for its `.json` files. */
+async function reportSources(paths: readonly string[]): Promise<ReportSource[]> {
+  const sources: ReportSource[] = [];
+  for (const given of paths) {
+    const info = await runtime.stat(given).catch(() => undefined);
+    if (!info?.isDirectory) {
+      sources.push({ file: given });
+      continue;
+    }
+    const names = (await runtime.readDir(given)).filter((name) => name.endsWith(".json")).sort();
+    if (names.length === 0) throw new ReportError(given, "the folder holds no .json report");
+    const folder = given.replace(/[\\/]+$/, "");
+    for (const name of names) sources.push({ file: `${folder}/${name}`, folder: given });
+  }
+  return sources;
+}
+
 /**
  * Loads and merges reports of the cassette whose header hashes to `sha256`.
- * Throws a {@linkcode ReportError} for a report that is not one, or that was
- * written for another cassette.
+ * A folder stands for the reports in it, where reports of other cassettes
+ * are passed over (a suite's folder holds every cassette's); a file given by
+ * name must be of this cassette. Throws a {@linkcode ReportError} for a
+ * report that is not one, or that was written for another cassette.
  */
 export async function loadReports(
-  files: readonly string[],
+  paths: readonly string[],
   cassettePath: string,
   sha256: string,
 ): Promise<MergedReports> {
-  const merged: MergedReports = { files: [...files], recorded: new Map(), misses: [] };
-  for (const file of files) {
+  const merged: MergedReports = { files: [], recorded: new Map(), misses: [] };
+  const folders = new Map<string, number>();
+  for (const { file, folder } of await reportSources(paths)) {
     const report = await readReport(file);
     const cassette = isObject(report.cassette) ? report.cassette : undefined;
     if (typeof cassette?.headerSha256 !== "string") {
       throw new ReportError(file, "the report has no cassette.headerSha256 (not a replay report)");
     }
+    if (folder !== undefined) folders.set(folder, folders.get(folder) ?? 0);
     if (cassette.headerSha256 !== sha256) {
+      if (folder !== undefined) continue;
       throw new ReportError(
         file,
         `written for another cassette: its header sha256 is ${
@@ -147,9 +175,16 @@ export async function loadReports(
     if (!Array.isArray(report.recorded)) {
       throw new ReportError(file, "the report has no recorded list");
     }
+    if (folder !== undefined) folders.set(folder, folders.get(folder)! + 1);
+    merged.files.push(file);
     report.recorded.forEach((row, index) => addUse(merged.recorded, recordedRow(file, row, index)));
     if (Array.isArray(report.misses)) {
       for (const miss of report.misses) merged.misses.push(missRow(file, miss));
+    }
+  }
+  for (const [folder, matched] of folders) {
+    if (matched === 0) {
+      throw new ReportError(folder, `no report in the folder was written for ${cassettePath}`);
     }
   }
   return merged;

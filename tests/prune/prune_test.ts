@@ -7,7 +7,7 @@
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { CLI, run, tempDir } from "../helpers.ts";
 import { linesWith, reportFor, toolCassette, writeCassette } from "../view/_cassettes.ts";
@@ -194,6 +194,45 @@ test("prune refuses bad input with one line, exit 2, and leaves everything as it
       "other.cassette.jsonl",
       "w.cassette.jsonl",
     ]);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test("prune --report FOLDER reads a suite's reports and passes over other cassettes'", async () => {
+  const dir = tempDir();
+  try {
+    const file = path.join(dir, "w.cassette.jsonl");
+    writeCassette(file, toolCassette({ calls: 4 }));
+    const original = fileLines(file);
+    const other = path.join(dir, "other.cassette.jsonl");
+    writeCassette(
+      other,
+      toolCassette({ calls: 4 }).map((l, i) => i === 0 ? l.replace("09:00", "10:00") : l),
+    );
+    const folder = path.join(dir, "reports");
+    mkdirSync(folder);
+    writeFileSync(path.join(folder, "w.1.report.json"), reportFor(file, { 7: { played: 1 } }));
+    writeFileSync(path.join(folder, "w.2.report.json"), reportFor(file, { 9: { played: 1 } }));
+    // The other cassette's report asks for call 2: it must not keep ours.
+    writeFileSync(
+      path.join(folder, "other.1.report.json"),
+      reportFor(other, { 11: { played: 1 } }),
+    );
+    writeFileSync(path.join(folder, "notes.txt"), "not a report");
+    const result = await run([...CLI, "prune", file, "--report", folder, "--dry-run"]);
+    assert.equal(result.code, 0, result.stderr);
+    assert.match(result.stdout, /\(2 report\(s\)\)/);
+    const pruned = await run([...CLI, "prune", file, "--report", `${folder}/`]);
+    assert.equal(pruned.code, 0, pruned.stderr);
+    assert.deepEqual(fileLines(file), without(original, range(11, 19)));
+
+    const only = path.join(dir, "only-other");
+    mkdirSync(only);
+    writeFileSync(path.join(only, "other.json"), reportFor(other, {}));
+    const refused = await run([...CLI, "prune", other.replace("other", "w"), "--report", only]);
+    assert.equal(refused.code, 2);
+    assert.match(refused.stderr, /only-other: no report in the folder was written for/);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
