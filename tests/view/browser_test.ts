@@ -9,7 +9,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync, rmSync, statSync } from "node:fs";
 import path from "node:path";
-import { CLI, EVERYTHING, run, SDK_SESSION, tempDir } from "../helpers.ts";
+import { CLI, DENO, EVERYTHING, ROOT, run, SDK_SESSION, tempDir } from "../helpers.ts";
 import { browserMissing, HeadlessChromium } from "./_browser.ts";
 import type { OpenedPage } from "./_browser.ts";
 import { linesWith, toolCassette, writeCassette } from "./_cassettes.ts";
@@ -134,3 +134,73 @@ test("a 100,000-call cassette opens drawing only the rows on screen, and scrolls
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test(
+  "view --report of a real replay: rows marked played, repeated, never asked; the miss links to its closest recording",
+  {
+    skip,
+  },
+  async () => {
+    const dir = tempDir();
+    const browser = await HeadlessChromium.launch();
+    try {
+      const client = [DENO, "run", "-A", "--no-check", path.join(ROOT, "tests/prune/_client.ts")];
+      const cassette = path.join(dir, "everything.cassette.jsonl");
+      const live = await run([
+        ...client,
+        "--steps",
+        "tools,echo,sum",
+        "--",
+        ...CLI,
+        "record",
+        "-o",
+        cassette,
+        "--",
+        ...EVERYTHING,
+      ]);
+      assert.equal(live.code, 0, live.stderr);
+      const report = path.join(dir, "report.json");
+      const replayed = await run([
+        ...client,
+        "--steps",
+        "tools,echo,echo,sampling",
+        "--",
+        ...CLI,
+        "replay",
+        cassette,
+        "--report",
+        report,
+      ]);
+      assert.equal(replayed.code, 0, replayed.stderr);
+      const html = path.join(dir, "everything.html");
+      const viewed = await run([...CLI, "view", cassette, "-o", html, "--report", report]);
+      assert.equal(viewed.code, 0, viewed.stderr);
+
+      const opened = await browser.open(html);
+      const { page } = opened;
+      const badgeOf = (line: number) =>
+        page.$eval(`#rows .row:has(a.ln[href="#frame-${line}"]) .st`, (e) => e.textContent ?? "");
+      const [listLine] = linesWith(cassette, '"method":"tools/list"');
+      const [echoLine] = linesWith(cassette, '"params":{"name":"echo"');
+      const [sumLine] = linesWith(cassette, '"params":{"name":"get-sum"');
+      assert.equal(await badgeOf(listLine), "played");
+      assert.equal(await badgeOf(echoLine), "repeated");
+      assert.equal(await badgeOf(sumLine), "never asked");
+      const misses = await page.$$eval(
+        "#report .misses li",
+        (items) => items.map((li) => li.textContent ?? ""),
+      );
+      assert.equal(misses.length, 1, misses.join("\n"));
+      assert.match(misses[0], /tools\/call.*trigger-sampling-request/);
+      const closest = JSON.parse(readFileSync(report, "utf8")).misses[0].closestLine;
+      await page.click(`#report .misses a[href="#frame-${closest}"]`);
+      await page.waitForFunction(`location.hash === "#frame-${closest}"`);
+      await page.waitForSelector(`#rows .row.sel a.ln[href="#frame-${closest}"]`);
+      assert.deepEqual(opened.errors, []);
+      assert.equal(opened.requests.length, 1);
+    } finally {
+      await browser.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  },
+);
