@@ -15,12 +15,14 @@ import type { OpenedPage } from "./_browser.ts";
 import { linesWith, toolCassette, writeCassette } from "./_cassettes.ts";
 
 const skip = browserMissing();
+/** A skipped test names why in its title too: not every runner prints a skip's reason. */
+const title = (name: string) => skip ? `${name} [skipped: ${skip}]` : name;
 
 function visibleRows(opened: OpenedPage): Promise<string[]> {
   return opened.page.$$eval("#rows .row", (rows) => rows.map((row) => row.textContent ?? ""));
 }
 
-test("a recording of server-everything in the browser: tools, frames, links, filter", {
+test(title("a recording of server-everything in the browser: tools, frames, links, filter"), {
   skip,
 }, async () => {
   const dir = tempDir();
@@ -96,47 +98,53 @@ test("a recording of server-everything in the browser: tools, frames, links, fil
   }
 });
 
-test("a 100,000-call cassette opens drawing only the rows on screen, and scrolls to its end", {
-  skip,
-}, async () => {
-  const dir = tempDir();
-  const browser = await HeadlessChromium.launch();
-  try {
-    const cassette = path.join(dir, "big.cassette.jsonl");
-    const lines = toolCassette({ calls: 100_000 });
-    writeCassette(cassette, lines);
-    const html = path.join(dir, "big.html");
-    const viewed = await run([...CLI, "view", cassette, "-o", html], { timeoutMs: 300_000 });
-    assert.equal(viewed.code, 0, viewed.stderr);
-    const extra = statSync(html).size - statSync(cassette).size;
-    assert.ok(extra <= 300 * 1024, `the page is ${extra} bytes more than the cassette`);
+test(
+  title("a 100,000-call cassette opens drawing only the rows on screen, and scrolls to its end"),
+  {
+    skip,
+  },
+  async () => {
+    const dir = tempDir();
+    const browser = await HeadlessChromium.launch();
+    try {
+      const cassette = path.join(dir, "big.cassette.jsonl");
+      const lines = toolCassette({ calls: 100_000 });
+      writeCassette(cassette, lines);
+      const html = path.join(dir, "big.html");
+      const viewed = await run([...CLI, "view", cassette, "-o", html], { timeoutMs: 300_000 });
+      assert.equal(viewed.code, 0, viewed.stderr);
+      const extra = statSync(html).size - statSync(cassette).size;
+      assert.ok(extra <= 300 * 1024, `the page is ${extra} bytes more than the cassette`);
 
-    const started = Date.now();
-    const opened = await browser.open(html);
-    const openedMs = Date.now() - started;
-    const { page } = opened;
-    assert.equal(
-      await page.$eval("#count", (e) => e.textContent),
-      `${lines.length - 1} frames`,
-    );
-    const drawn = (await visibleRows(opened)).length;
-    assert.ok(drawn > 10 && drawn < 200, `${drawn} rows drawn (opened in ${openedMs} ms)`);
+      const started = Date.now();
+      const opened = await browser.open(html);
+      const openedMs = Date.now() - started;
+      const { page } = opened;
+      assert.equal(
+        await page.$eval("#count", (e) => e.textContent),
+        `${lines.length - 1} frames`,
+      );
+      const drawn = (await visibleRows(opened)).length;
+      assert.ok(drawn > 10 && drawn < 200, `${drawn} rows drawn (opened in ${openedMs} ms)`);
 
-    await page.$eval("#tl", (e) => (e.scrollTop = e.scrollHeight));
-    const last = lines.length;
-    await page.waitForSelector(`#rows a[href="#frame-${last}"]`, { timeout: 30_000 });
-    assert.ok((await visibleRows(opened)).length < 200);
-    assert.deepEqual(opened.errors, []);
-    assert.equal(opened.requests.length, 1);
-    assert.ok(readFileSync(html, "utf8").endsWith("</html>\n"));
-  } finally {
-    await browser.close();
-    rmSync(dir, { recursive: true, force: true });
-  }
-});
+      await page.$eval("#tl", (e) => (e.scrollTop = e.scrollHeight));
+      const last = lines.length;
+      await page.waitForSelector(`#rows a[href="#frame-${last}"]`, { timeout: 30_000 });
+      assert.ok((await visibleRows(opened)).length < 200);
+      assert.deepEqual(opened.errors, []);
+      assert.equal(opened.requests.length, 1);
+      assert.ok(readFileSync(html, "utf8").endsWith("</html>\n"));
+    } finally {
+      await browser.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  },
+);
 
 test(
-  "view --report of a real replay: rows marked played, repeated, never asked; the miss links to its closest recording",
+  title(
+    "view --report of a real replay: rows marked played, repeated, never asked; the miss links to its closest recording",
+  ),
   {
     skip,
   },
