@@ -1,9 +1,10 @@
 /**
- * Makes the README's picture of `view`: records the reference server
- * (server-everything) driven by the SDK client's `initiated` scenario
- * (sampling, elicitation, roots, progress), replays it once with
- * `--report`, builds the page with that report, opens it in headless
- * chromium, clicks the sampling call and saves a screenshot.
+ * Makes the README's picture of `view`: the SDK client records the
+ * reference server (server-everything: tool calls, sampling, elicitation,
+ * progress), then replays a different list of calls with `--report` (one
+ * asked twice, one never, one not recorded), the page is built with that
+ * report, opened in headless chromium, a call clicked, and the screenshot
+ * saved.
  *
  * Usage: deno run -A --no-check scripts/view_screenshot.ts [--out docs/images/view.png]
  */
@@ -11,7 +12,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
-import { CLI, NODE, ROOT, run, SDK_SESSION } from "../tests/helpers.ts";
+import { CLI, DENO, NODE, ROOT, run } from "../tests/helpers.ts";
 import { browserMissing, HeadlessChromium } from "../tests/view/_browser.ts";
 
 const { values } = parseArgs({
@@ -32,24 +33,18 @@ const EVERYTHING = [
   "stdio",
 ];
 
+/** The SDK client asking for a chosen list of calls. */
+const CLIENT = [DENO, "run", "-A", "--no-check", path.join(ROOT, "tests/prune/_client.ts")];
+
 const dir = mkdtempSync(path.join(tmpdir(), "mcp-cassette-screenshot-"));
 const browser = await HeadlessChromium.launch();
 try {
   const cassette = path.join(dir, "everything.cassette.jsonl");
   const report = path.join(dir, "report.json");
-  const scenario = ["--scenario", "initiated"];
-  await step([
-    ...SDK_SESSION,
-    ...scenario,
-    "--",
-    ...CLI,
-    "record",
-    "-o",
-    cassette,
-    "--",
-    ...EVERYTHING,
-  ]);
-  await step([...SDK_SESSION, ...scenario, "--", ...CLI, "replay", cassette, "--report", report]);
+  const recorded = ["--steps", "tools,echo,sum,sampling,elicitation,progress"];
+  const replayed = ["--steps", "tools,echo,echo,sampling,progress,prompt"];
+  await step([...CLIENT, ...recorded, "--", ...CLI, "record", "-o", cassette, "--", ...EVERYTHING]);
+  await step([...CLIENT, ...replayed, "--", ...CLI, "replay", cassette, "--report", report]);
   const html = path.join(dir, "everything.html");
   const reports = hasRecordedRows(report) ? ["--report", report] : [];
   await step([...CLI, "view", cassette, "-o", html, ...reports]);

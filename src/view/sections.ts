@@ -156,8 +156,8 @@ export function reportSection(reports: MergedReports | undefined): string {
   const misses = reports.misses.map((miss) => {
     const closest = miss.closestLine === undefined
       ? "no recording comes close"
-      : `closest: <a href="#frame-${miss.closestLine}">line ${miss.closestLine}</a>`;
-    const path = miss.path ? ` differs at <code>${escapeHtml(miss.path)}</code>` : "";
+      : `closest recording: <a href="#frame-${miss.closestLine}">line ${miss.closestLine}</a>`;
+    const path = miss.path ? `, differing at <code>${escapeHtml(miss.path)}</code>` : "";
     return `<li><span class="badge miss">miss</span> <b>${
       escapeHtml(miss.method)
     }</b> ${closest}${path}` +

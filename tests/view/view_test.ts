@@ -118,8 +118,11 @@ test("view --report marks requests and lists misses with their closest recording
     assert.deepEqual(meta.report.inexact, [second]);
     assert.ok(meta.report.never.includes(third));
     assert.deepEqual(meta.report.unlisted, []);
-    assert.match(html, new RegExp(`closest: <a href="#frame-${first}">line ${first}</a>`));
-    assert.match(html, /differs at <code>params\.arguments\.city<\/code>/);
+    assert.match(
+      html,
+      new RegExp(`closest recording: <a href="#frame-${first}">line ${first}</a>`),
+    );
+    assert.match(html, /, differing at <code>params\.arguments\.city<\/code>/);
     assert.match(html, /live misses<\/span> 1/);
   } finally {
     rmSync(dir, { recursive: true, force: true });
