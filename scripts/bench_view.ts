@@ -3,7 +3,8 @@
  * and 100,000 tool calls (generated, never committed), how long `view`
  * takes, how much the page weighs beside the cassette, how soon headless
  * chromium paints it (first contentful paint, and the timeline ready), the
- * page's JS heap, and the frame times of a scroll from top to bottom.
+ * page's JS heap, and the frame times and main-thread work of a scroll from top to
+ * bottom.
  *
  * Usage: deno run -A --no-check scripts/bench_view.ts [--calls 1000,10000,100000] [--rounds 3]
  */
@@ -53,9 +54,9 @@ const dir = mkdtempSync(path.join(tmpdir(), "mcp-cassette-bench-view-"));
 const browser = await HeadlessChromium.launch();
 try {
   console.log(
-    "| calls | cassette | page | page − cassette | `view` | first paint | timeline ready | JS heap | scroll frame p50 / p95 / max | rows in the DOM |",
+    "| calls | cassette | page | page − cassette | `view` | first paint | timeline ready | JS heap | scroll frame p50 / p95 / max | main-thread work per frame | rows in the DOM |",
   );
-  console.log("| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
+  console.log("| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
   for (const calls of values.calls.split(",").map(Number)) {
     const cassette = path.join(dir, `c${calls}.cassette.jsonl`);
     writeCassette(cassette, toolCassette({ calls }));
@@ -65,6 +66,7 @@ try {
     const ready: number[] = [];
     const heap: number[] = [];
     const steps: number[] = [];
+    const work: number[] = [];
     let rows = 0;
     for (let round = 0; round < rounds; round++) {
       const started = performance.now();
@@ -84,7 +86,10 @@ try {
       paint.push(timing.paint);
       ready.push(timing.ready);
       heap.push((await page.metrics()).JSHeapUsedSize ?? 0);
+      const busyBefore = (await page.metrics()).TaskDuration ?? 0;
       const scrolled = await page.evaluate(SCROLL_FRAMES) as { times: number[]; rows: number };
+      // Main-thread time (script, style, layout, paint) per scrolled frame, in ms.
+      work.push((((await page.metrics()).TaskDuration ?? 0) - busyBefore) * 1000 / 120);
       steps.push(...scrolled.times);
       rows = Math.max(rows, scrolled.rows);
       await page.close();
@@ -98,7 +103,7 @@ try {
         Math.round(median(ready))
       } ms | ${mb(median(heap))} | ${median(steps).toFixed(1)} / ${p95(steps).toFixed(1)} / ${
         Math.max(...steps).toFixed(1)
-      } ms | ${rows} |`,
+      } ms | ${median(work).toFixed(1)} ms | ${rows} |`,
     );
   }
 } finally {
