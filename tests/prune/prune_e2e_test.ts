@@ -6,7 +6,7 @@
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { readFileSync, rmSync } from "node:fs";
+import { readdirSync, readFileSync, rmSync } from "node:fs";
 import path from "node:path";
 import { CLI, DENO, EVERYTHING, ROOT, run, tempDir } from "../helpers.ts";
 
@@ -74,6 +74,57 @@ test("a pruned recording of server-everything answers the same SDK runs identica
       const report = JSON.parse(readFileSync(again, "utf8"));
       assert.deepEqual(report.misses, [], `run ${name} missed after pruning`);
     }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test("a suite's report folder (MCP_CASSETTE_REPORT_DIR) prunes its cassette, and the suite passes on it", async () => {
+  const dir = tempDir();
+  try {
+    const cassette = path.join(dir, "everything.cassette.jsonl");
+    await session("tools,echo,sum,elicitation,roots", [
+      ...CLI,
+      "record",
+      "-o",
+      cassette,
+      "--",
+      ...EVERYTHING,
+    ]);
+    const suite = [
+      DENO,
+      "run",
+      "-A",
+      "--no-check",
+      path.join(ROOT, "tests/prune/_suite.ts"),
+      cassette,
+      "tools,sum",
+      "echo",
+    ];
+    const folder = path.join(dir, "reports");
+    const first = await run(suite, {
+      env: { MCP_CASSETTE_REPORT_DIR: folder },
+      timeoutMs: 120_000,
+    });
+    assert.equal(first.code, 0, first.stderr);
+    assert.equal(readdirSync(folder).filter((name) => name.endsWith(".report.json")).length, 2);
+
+    const result = await run([...CLI, "prune", cassette, "--report", folder]);
+    assert.equal(result.code, 0, result.stderr);
+    assert.match(result.stdout, /^Removed 2 recorded exchange\(s\)/);
+    assert.deepEqual(
+      requestNames(cassette).filter((name) =>
+        name === "get-roots-list" || name === "trigger-elicitation-request"
+      ),
+      [],
+    );
+
+    const again = await run(suite, {
+      env: { MCP_CASSETTE_REPORT_DIR: path.join(dir, "again") },
+      timeoutMs: 120_000,
+    });
+    assert.equal(again.code, 0, again.stderr);
+    assert.deepEqual(JSON.parse(again.stdout), JSON.parse(first.stdout));
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
