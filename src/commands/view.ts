@@ -7,6 +7,7 @@ import type { Command } from "../cli/command.ts";
 import { stringList, stringOption } from "../cli/command.ts";
 import { printOut } from "../cli/output.ts";
 import { ExitCode, UsageError } from "../errors.ts";
+import { runtime } from "../runtime/mod.ts";
 import { renderCassettePage } from "../view/mod.ts";
 import { writeAside } from "../view/reports.ts";
 
@@ -52,7 +53,8 @@ export const command: Command = {
     }
     const html = await renderCassettePage(cassette, stringList(values, "report"));
     await writeAside(output, html);
-    await printOut(`Wrote ${output} (${Math.round(html.length / 1024)} KB)\n`);
+    const size = (await runtime.stat(output))?.size ?? html.length;
+    await printOut(`Wrote ${output} (${Math.round(size / 1024)} KB)\n`);
     return ExitCode.Ok;
   },
 };

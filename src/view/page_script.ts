@@ -86,6 +86,7 @@ function describe(f, e) {
   } else {
     f.lane = "s"; f.label = "end of body: " + e.reason;
   }
+  if (e.x !== undefined) f.label += " \u00b7 x" + e.x;
 }
 function build() {
   var lines = lineNumbers(), open = {};
