@@ -82,7 +82,12 @@ export interface SseFields {
   stream?: "post" | "get";
 }
 
-/** A JSON-RPC message, kept verbatim. */
+/**
+ * A JSON-RPC message, kept verbatim: `msg` is the frame's own text, the
+ * entry's last member (version 2). A frame whose text spans lines keeps it
+ * in `frame` instead, beside a serialised `msg`; readers take it off the
+ * entry (see ./frame_text.ts).
+ */
 export interface MessageEntry extends EntryBase {
   type: "message";
   dir: Direction;

@@ -75,11 +75,17 @@ export function messageLine(
   return `${line},"msg":${text}}`;
 }
 
-/** One entry as its cassette line (no newline), keeping a message's frame text. */
+/**
+ * One entry as its cassette line (no newline), keeping a message's frame
+ * text: embedded as `msg` when it fits on one line, else (a pretty-printed
+ * HTTP body, a frame with a carriage return inside) as the string `frame`
+ * beside the serialised `msg`.
+ */
 export function entryText(entry: Entry): string {
   if (entry.type !== "message") return JSON.stringify(entry);
   const text = texts.get(entry);
   if (text === undefined) return JSON.stringify(entry);
+  if (/[\r\n]/.test(text)) return JSON.stringify({ ...entry, frame: text });
   const { type: _type, msg: _msg, ...rest } = entry;
   // Fields this module does not place by name go through JSON, before msg.
   const known = new Set(["t", "session", "x", "sse", "dir", "appended"]);
@@ -88,4 +94,23 @@ export function entryText(entry: Entry): string {
     return `${head.slice(0, -1)},"msg":${text}}`;
   }
   return messageLine(text, entry);
+}
+
+/**
+ * Takes a `frame` member off a parsed entry and keeps it as the entry's
+ * frame text. Returns an error message when it is there but is not the
+ * JSON text of a value.
+ */
+export function adoptFrameMember(entry: MessageEntry): string | undefined {
+  const frame = (entry as { frame?: unknown }).frame;
+  if (frame === undefined) return undefined;
+  delete (entry as { frame?: unknown }).frame;
+  if (typeof frame !== "string") return `"frame" must be a string`;
+  try {
+    JSON.parse(frame);
+  } catch (error) {
+    return `the frame text is not valid JSON (${(error as Error).message})`;
+  }
+  keepFrameText(entry, frame);
+  return undefined;
 }

@@ -9,7 +9,7 @@ import { LineSplitter } from "../framing/jsonl.ts";
 import { runtime } from "../runtime/mod.ts";
 import { ENTRY_TYPES, FORMAT_NAME, FORMAT_VERSION, pendingPath } from "./format.ts";
 import type { CassetteHeader, Entry } from "./format.ts";
-import { keepFrameText, msgTextOfLine } from "./frame_text.ts";
+import { adoptFrameMember, keepFrameText, msgTextOfLine } from "./frame_text.ts";
 
 /** An entry together with the line it came from. */
 export type LocatedEntry = Entry & { line: number };
@@ -83,6 +83,8 @@ function checkEntry(path: string, line: number, value: unknown): Entry {
 function entryOfLine(path: string, line: number, value: unknown, text: string): Entry {
   const entry = checkEntry(path, line, value);
   if (entry.type === "message") {
+    const problem = adoptFrameMember(entry);
+    if (problem) throw new CassetteFormatError(path, line, problem);
     const frame = msgTextOfLine(text, entry);
     if (frame !== undefined) keepFrameText(entry, frame);
   }

@@ -269,8 +269,11 @@ async function loadFaults(file: string, seed: string | undefined) {
 
 /** Prints the end-of-session report and picks the exit code. */
 export function finishReport(report: ReplayReport, values: OptionValues, quiet: boolean): number {
-  const lines = formatReport(report);
-  for (const line of quiet ? lines.filter((text) => text.startsWith("miss")) : lines) {
+  // Not quiet, the events were printed as they happened; quiet, only misses print, once.
+  const lines = quiet
+    ? formatReport(report).filter((text) => text.startsWith("miss"))
+    : formatReport(report, true);
+  for (const line of lines) {
     printErr(`mcp-cassette: ${line}`);
   }
   if (report.misses.length > 0) return ExitCode.ReplayMiss;

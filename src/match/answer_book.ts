@@ -2,16 +2,17 @@
  * The answer queues replay draws from, and the rule that picks among
  * identical recorded requests.
  *
- * A recorded request is a stand-in for a live one only when the live
- * session reached the same state: an answer recorded after some other
- * request (a write, say) is the answer to give once the live session has
- * made that request too. So among the recordings of one key the book takes
- * the latest one whose earlier requests the live session has all made
- * ("causal order"); several such recordings with nothing new between them
- * are answered in recorded order, and the last of them repeats once they are
- * used up. When every recording of the key follows a request the live
- * session has not made, the earliest unused one answers and the match is
- * reported as out of order. docs/replay.md describes the rule with examples.
+ * A recorded answer reflects the server's state when it was recorded, and
+ * that state is the work of the requests before it that may change state
+ * (writes; lists, reads and tools the recording marks read-only do not
+ * count): its "history". Among the recordings of one key the book picks the
+ * one whose history is the live session's history — the state-changing
+ * requests it has been answered for so far ("causal order"). Recordings with
+ * the same history are answered in recorded order, the last of them
+ * repeating once they are used up. When no recording's history is the live
+ * one, the nearest answers (fewest live requests missing from its history,
+ * then fewest extra ones) and the match is reported as out of order.
+ * docs/replay.md describes the rule with examples.
  *
  * With `inexact`, a request with no recording of its key takes the next
  * unused answer of its method (for methods that name a target — a tool, a
@@ -32,10 +33,15 @@ export interface Match<T> {
   outOfOrder?: boolean;
 }
 
-/** What a book indexes: a key, and whether the item is a request (only requests make history). */
+/**
+ * What a book indexes: a key, whether the item is a request, and whether it
+ * may change the server's state. Only requests that may change state make
+ * history (a read cannot have changed what a later answer says).
+ */
 export interface Keyed {
   key: RequestKey;
   isRequest?: boolean;
+  changesState?: boolean;
 }
 
 /** Where each recorded item sits, built once per list of items. */
@@ -46,14 +52,16 @@ interface Index {
   byMethod: Map<string, number[]>;
   /** Request keys in the order each was first recorded. */
   distinct: string[];
-  /** Where each distinct request key was first recorded. */
-  firstSeen: Map<string, number>;
+  /** Each distinct history key's place in `distinct`. */
+  place: Map<string, number>;
   /**
    * Per item, how many distinct request keys other than its own were first
    * recorded before it: two recordings of one key with the same rank have
    * nothing new between them.
    */
   rank: Int32Array;
+  /** Per item, how many distinct history keys (its own included) were first recorded before it. */
+  prefix: Int32Array;
 }
 
 /**
@@ -70,17 +78,19 @@ function indexOf(items: readonly Keyed[]): Index {
     byKey: new Map(),
     byMethod: new Map(),
     distinct: [],
-    firstSeen: new Map(),
+    place: new Map(),
     rank: new Int32Array(items.length),
+    prefix: new Int32Array(items.length),
   };
   for (let at = 0; at < items.length; at++) {
-    const { key, isRequest } = items[at];
+    const { key, isRequest, changesState } = items[at];
     push(index.byKey, key.key, at);
     push(index.byMethod, fallbackKey(key), at);
-    const seenBefore = index.firstSeen.has(key.key);
+    const seenBefore = index.place.has(key.key);
+    index.prefix[at] = index.distinct.length;
     index.rank[at] = index.distinct.length - (seenBefore ? 1 : 0);
-    if (isRequest !== false && !seenBefore) {
-      index.firstSeen.set(key.key, at);
+    if (isRequest !== false && changesState !== false && !seenBefore) {
+      index.place.set(key.key, index.distinct.length);
       index.distinct.push(key.key);
     }
   }
@@ -96,14 +106,13 @@ function indexOf(items: readonly Keyed[]): Index {
 export class AnswerBook<T extends Keyed> {
   #index: Index;
   #used: Uint8Array;
-  /** Request keys this live session has been answered for. */
-  #asked = new Set<string>();
-  /** Distinct keys before this position have all been asked. */
-  #frontier = 0;
+  /** History keys this live session has been answered for, counted by place (a Fenwick tree). */
+  #asked: AskedKeys;
 
   constructor(readonly items: readonly T[]) {
     this.#index = indexOf(items);
     this.#used = new Uint8Array(items.length);
+    this.#asked = new AskedKeys(this.#index.distinct.length);
   }
 
   /**
@@ -152,57 +161,82 @@ export class AnswerBook<T extends Keyed> {
     return (this.#index.byMethod.get(fallbackKey(key)) ?? []).map((at) => this.items[at]);
   }
 
-  /** The causal rule (see the module doc) over positions of one key, ascending. */
+  /**
+   * The causal rule (see the module doc) over positions of one key,
+   * ascending. Each group of recordings with the same history (the
+   * state-changing keys recorded before them, `key` aside) is scored against
+   * the live session's history: first how many live requests the group's
+   * history lacks, then how many it has that the live session never made.
+   * The best group answers, its first unused recording, else its last again.
+   */
   #choose(queue: readonly number[], key: string): Match<T> {
-    const horizon = this.#horizon(key);
-    let last = -1;
-    while (last + 1 < queue.length && queue[last + 1] < horizon) last++;
-    let chosen: number;
-    let kind: MatchKind = "exact";
-    let outOfOrder = false;
-    if (last >= 0) {
-      const rank = this.#index.rank[queue[last]];
-      let first = last;
-      while (first > 0 && this.#index.rank[queue[first - 1]] === rank) first--;
-      chosen = last;
-      for (let at = first; at <= last; at++) {
-        if (!this.#used[queue[at]]) {
-          chosen = at;
-          break;
-        }
+    const { rank, prefix, place } = this.#index;
+    const own = place.get(key);
+    const ownAsked = own !== undefined && this.#asked.has(own);
+    const liveCount = this.#asked.size - (ownAsked ? 1 : 0);
+    let best = -1;
+    let bestLacking = Infinity;
+    let bestExtra = Infinity;
+    for (let at = 0; at < queue.length; at++) {
+      if (at > 0 && rank[queue[at]] === rank[queue[at - 1]]) continue; // Same group.
+      const end = prefix[queue[at]];
+      const shared = this.#asked.countBelow(end) - (ownAsked && own! < end ? 1 : 0);
+      const lacking = liveCount - shared;
+      const extra = rank[queue[at]] - shared;
+      if (lacking < bestLacking || (lacking === bestLacking && extra < bestExtra)) {
+        [best, bestLacking, bestExtra] = [at, lacking, extra];
       }
-    } else {
-      outOfOrder = true;
-      const fresh = queue.findIndex((at) => !this.#used[at]);
-      chosen = fresh >= 0 ? fresh : queue.length - 1;
+    }
+    let last = best;
+    while (last + 1 < queue.length && rank[queue[last + 1]] === rank[queue[best]]) last++;
+    let chosen = last;
+    for (let at = best; at <= last; at++) {
+      if (!this.#used[queue[at]]) {
+        chosen = at;
+        break;
+      }
     }
     const position = queue[chosen];
-    if (this.#used[position]) kind = "repeat";
+    const kind: MatchKind = this.#used[position] ? "repeat" : "exact";
     this.#used[position] = 1;
     this.#note(key);
-    return outOfOrder
-      ? { item: this.items[position], kind, outOfOrder }
-      : { item: this.items[position], kind };
-  }
-
-  /**
-   * The position of the first recorded request, other than `key`, that this
-   * session has not made: recordings of `key` before it are in causal order.
-   */
-  #horizon(key: string): number {
-    const { distinct, firstSeen } = this.#index;
-    while (this.#frontier < distinct.length && this.#asked.has(distinct[this.#frontier])) {
-      this.#frontier++;
-    }
-    for (let at = this.#frontier; at < distinct.length; at++) {
-      const other = distinct[at];
-      if (other !== key && !this.#asked.has(other)) return firstSeen.get(other)!;
-    }
-    return Number.POSITIVE_INFINITY;
+    const item = this.items[position];
+    return bestLacking + bestExtra > 0 ? { item, kind, outOfOrder: true } : { item, kind };
   }
 
   #note(key: string): void {
-    this.#asked.add(key);
+    const at = this.#index.place.get(key);
+    if (at !== undefined) this.#asked.add(at);
+  }
+}
+
+/** Which history keys were asked, by place, with prefix counts in O(log n). */
+class AskedKeys {
+  #tree: Int32Array;
+  #flags: Uint8Array;
+  size = 0;
+
+  constructor(length: number) {
+    this.#tree = new Int32Array(length + 1);
+    this.#flags = new Uint8Array(length);
+  }
+
+  has(place: number): boolean {
+    return this.#flags[place] === 1;
+  }
+
+  add(place: number): void {
+    if (this.#flags[place]) return;
+    this.#flags[place] = 1;
+    this.size++;
+    for (let i = place + 1; i < this.#tree.length; i += i & -i) this.#tree[i]++;
+  }
+
+  /** How many asked keys have a place below `end`. */
+  countBelow(end: number): number {
+    let count = 0;
+    for (let i = end; i > 0; i -= i & -i) count += this.#tree[i];
+    return count;
   }
 }
 

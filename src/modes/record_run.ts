@@ -52,7 +52,7 @@ async function replayHere(
   reporter.start("replay");
   const engine = new ReplayEngine(await loadCassette(path), { log });
   const report = await serveStdio(engine, { input: runtime.stdin, output: runtime.stdout, log });
-  for (const line of formatReport(report)) log(line);
+  for (const line of formatReport(report, true)) log(line);
   return reporter.end("replay", report.misses.length > 0 ? 3 : 0, report);
 }
 
@@ -139,7 +139,7 @@ async function replayAppending(
     reporter.start("replay-append");
     const engine = new ReplayEngine(await loadCassette(options.output), episodes.extend({ log }));
     const report = await serveStdio(engine, { input: runtime.stdin, output: runtime.stdout, log });
-    for (const line of formatReport(report)) log(line);
+    for (const line of formatReport(report, true)) log(line);
     return reporter.end(
       "replay-append",
       report.misses.length > 0 ? 3 : 0,

@@ -6,7 +6,7 @@
  * @module
  */
 import type { Direction, Entry, MessageEntry } from "../cassette/format.ts";
-import { messageLine } from "../cassette/frame_text.ts";
+import { entryText, keepFrameText } from "../cassette/frame_text.ts";
 import { patchJsonText } from "../json_text.ts";
 import type { CassetteWriter } from "../cassette/writer.ts";
 import type { LineTooLongError } from "../framing/jsonl.ts";
@@ -98,16 +98,16 @@ export class FrameRecorder {
 
   /**
    * A message as its frame's own text with only what redaction changed
-   * written anew; a frame with a carriage return inside is serialised, so no
-   * cassette line holds one (a reader that takes CR for a line break would
-   * cut it there).
+   * written anew. A frame with a carriage return inside keeps its text in
+   * `frame`, so no cassette line holds one (a reader that takes CR for a line
+   * break would cut it there).
    */
   #messageLine(line: string, parsed: MessageEntry, scrubbed: MessageEntry): string {
     const trimmed = line.trim();
-    const serialised = JSON.stringify(scrubbed.msg);
-    if (trimmed.includes("\r")) return messageLine(serialised, scrubbed) + "\n";
-    const unchanged = parsed === scrubbed || serialised === JSON.stringify(parsed.msg);
-    return messageLine(unchanged ? trimmed : patchJsonText(trimmed, scrubbed.msg), scrubbed) + "\n";
+    const unchanged = parsed === scrubbed ||
+      JSON.stringify(scrubbed.msg) === JSON.stringify(parsed.msg);
+    keepFrameText(scrubbed, unchanged ? trimmed : patchJsonText(trimmed, scrubbed.msg));
+    return entryText(scrubbed) + "\n";
   }
 
   /** The line that marks the place of a frame that could not be redacted, or written. */

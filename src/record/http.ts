@@ -14,7 +14,16 @@
  */
 import { untilInterrupted } from "../runtime/signals.ts";
 import { makeHeader } from "../cassette/format.ts";
-import type { CassetteHeader, Direction, Entry, Era, SseFields } from "../cassette/format.ts";
+import type {
+  CassetteHeader,
+  Direction,
+  Entry,
+  Era,
+  MessageEntry,
+  SseFields,
+} from "../cassette/format.ts";
+import { keepFrameText } from "../cassette/frame_text.ts";
+import { patchJsonText } from "../json_text.ts";
 import { CassetteWriter } from "../cassette/writer.ts";
 import { ErrorCode } from "../jsonrpc.ts";
 import type { Json, JsonObject } from "../jsonrpc.ts";
@@ -183,11 +192,19 @@ class HttpRecorder {
     x: number,
     session: LiveSession | undefined,
     sse?: SseFields,
+    text?: string,
   ) {
     const place = { t: this.#t(), ...(session ? { session: session.name } : {}), x, dir };
     try {
       const redacted = this.options.redactor ? this.options.redactor.message(msg, dir) : msg;
-      this.#append({ type: "message", ...place, msg: redacted, ...(sse ? { sse } : {}) });
+      const entry: MessageEntry = {
+        type: "message",
+        ...place,
+        msg: redacted,
+        ...(sse ? { sse } : {}),
+      };
+      if (text !== undefined) keepFrameText(entry, ownText(text, msg, redacted));
+      this.#append(entry);
     } catch (error) {
       const what = `a frame that could not be recorded (${(error as Error).message})`;
       this.options.log?.(notRecordedNote(what, dir));
@@ -278,8 +295,9 @@ class HttpRecorder {
         this.#allRequests.set(JSON.stringify(message.id), message);
       }
     }
-    if (parsed !== undefined && isJsonRpc(parsed)) this.#message(parsed, "c2s", x, session);
-    else if (text !== "") {
+    if (parsed !== undefined && isJsonRpc(parsed)) {
+      this.#message(parsed, "c2s", x, session, undefined, text);
+    } else if (text !== "") {
       this.#append({
         type: "raw",
         t: this.#t(),
@@ -425,7 +443,7 @@ class HttpRecorder {
         : {}),
     });
     if (kind === "json") {
-      this.#message(json!, "s2c", x, session);
+      this.#message(json!, "s2c", x, session, undefined, responseText);
       for (const message of messagesOf(json!)) this.#observeAnswer(message, requestMethods);
     }
     end("complete");
@@ -541,7 +559,7 @@ class HttpRecorder {
       }
     }
     if (parsed !== undefined && isJsonRpc(parsed)) {
-      this.#message(parsed, "s2c", x, session, sse);
+      this.#message(parsed, "s2c", x, session, sse, event.data);
       for (const message of messagesOf(parsed)) this.#observeAnswer(message, requests);
       for (const message of messagesOf(parsed)) this.#observeAnswer(message, this.#allRequests);
     } else {
@@ -630,4 +648,11 @@ export async function recordHttp(options: HttpRecordOptions): Promise<number> {
   await server.close();
   await active.finish();
   return 0;
+}
+
+/** A frame's own text, with only what redaction changed (`redacted` against `msg`) written anew. */
+function ownText(text: string, msg: Json, redacted: Json): string {
+  const trimmed = text.trim();
+  if (redacted === msg || JSON.stringify(redacted) === JSON.stringify(msg)) return trimmed;
+  return patchJsonText(trimmed, redacted);
 }

@@ -48,8 +48,17 @@ export interface Trigger {
   steps: Step[];
   /** The recorded response (result or error); undefined when never answered. */
   response?: RecordedFrame;
-  /** The client cancelled this request in the recording (so no answer is expected). */
+  /**
+   * The client gave up on this request in the recording (cancelled it, or
+   * closed its HTTP exchange), so a missing answer is what was recorded.
+   */
   cancelled?: boolean;
+  /**
+   * False for a request that cannot change the server's state: a list, a
+   * read, a ping, or a call of a tool the recorded `tools/list` marks
+   * `readOnlyHint: true` (see ../match/answer_book.ts, causal order).
+   */
+  changesState?: boolean;
   /** Server messages after the response that no later client message explains. */
   after: Step[];
   /** The HTTP exchange number, when recorded over HTTP. */
@@ -124,6 +133,10 @@ class SessionBuilder {
       else this.#server(entry);
     } else if (entry.type === "raw" && entry.dir === "s2c") {
       this.#place({ kind: "raw", text: entry.text, t: entry.t, sse: entry.sse }, entry);
+    } else if (entry.type === "http-end" && entry.reason === "client-closed") {
+      // The client gave up on this exchange: a replay that waits is the recording's behaviour.
+      const trigger = this.#byExchange.get(entry.x);
+      if (trigger) trigger.cancelled = true;
     } else if (entry.type === "sse-event") {
       this.#place({ kind: "sse-event", data: entry.data, t: entry.t, sse: entry.sse }, entry);
     }
@@ -222,6 +235,45 @@ class SessionBuilder {
   }
 }
 
+/** Methods that only read: they never change what a later answer says. */
+const READ_METHODS: ReadonlySet<string> = new Set([
+  "ping",
+  "server/discover",
+  "tools/list",
+  "prompts/list",
+  "prompts/get",
+  "resources/list",
+  "resources/templates/list",
+  "resources/read",
+  "completion/complete",
+]);
+
+/** Marks the requests that cannot change state, from their method and the recorded tool annotations. */
+function markReads(sessions: RecordedSession[]): void {
+  const readOnlyTools = new Set<string>();
+  for (const session of sessions) {
+    for (const trigger of session.triggers) {
+      if (trigger.key.method !== "tools/list") continue;
+      const tools = (trigger.response?.msg.result as JsonObject | undefined)?.tools;
+      if (!Array.isArray(tools)) continue;
+      for (const tool of tools as JsonObject[]) {
+        const annotations = tool?.annotations as JsonObject | undefined;
+        if (annotations?.readOnlyHint === true && typeof tool.name === "string") {
+          readOnlyTools.add(tool.name);
+        }
+      }
+    }
+  }
+  for (const session of sessions) {
+    for (const trigger of session.triggers) {
+      const { method, name } = trigger.key;
+      if (READ_METHODS.has(method) || (method === "tools/call" && readOnlyTools.has(name ?? ""))) {
+        trigger.changesState = false;
+      }
+    }
+  }
+}
+
 /** `frame` with its own text, when it has one. */
 function withText<T extends RecordedFrame | Step>(frame: T, text: string | undefined): T {
   if (text !== undefined) (frame as { text?: string }).text = text;
@@ -243,6 +295,7 @@ export function buildEpisodes(cassette: Cassette, options: FingerprintOptions = 
     builder.add(entry);
   }
   const sessions = [...builders.values()].map((builder) => builder.session);
+  markReads(sessions);
   // A session that never said anything (a probe that connected and left) serves nobody.
   const useful = sessions.filter((session) =>
     session.triggers.length > 0 || session.opening.length > 0

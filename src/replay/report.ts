@@ -102,8 +102,24 @@ function short(value: unknown): string {
   return text.length > 60 ? `${text.slice(0, 57)}...` : text;
 }
 
-/** Formats the report as lines for stderr; empty when there is nothing to say. */
-export function formatReport(report: ReplayReport): string[] {
+/**
+ * Formats the report as lines for stderr; empty when there is nothing to say.
+ * With `logged`, what the replay already printed as it happened (misses,
+ * repeats, inexact and out-of-order answers, divergences, timeouts, strays)
+ * is counted in one line rather than printed again.
+ */
+export function formatReport(report: ReplayReport, logged = false): string[] {
+  const lines: string[] = logged ? tally(report) : eventLines(report);
+  for (const text of report.unfiredFaults) lines.push(`fault never fired: ${text}`);
+  if (report.unplayed.length > 0) {
+    lines.push(
+      `recorded but never asked for (${report.unplayed.length}): ${report.unplayed.join(", ")}`,
+    );
+  }
+  return lines;
+}
+
+function eventLines(report: ReplayReport): string[] {
   const lines: string[] = [];
   for (const miss of report.misses) lines.push(`miss: ${miss.message}`);
   for (const text of report.repeats) lines.push(`repeated last answer: ${text}`);
@@ -118,11 +134,19 @@ export function formatReport(report: ReplayReport): string[] {
   }
   for (const text of report.timeouts) lines.push(`timeout: ${text}`);
   for (const text of report.strays) lines.push(`ignored: ${text}`);
-  for (const text of report.unfiredFaults) lines.push(`fault never fired: ${text}`);
-  if (report.unplayed.length > 0) {
-    lines.push(
-      `recorded but never asked for (${report.unplayed.length}): ${report.unplayed.join(", ")}`,
-    );
-  }
   return lines;
+}
+
+/** One line counting the events already printed, or none. */
+function tally(report: ReplayReport): string[] {
+  const counts: [number, string][] = [
+    [report.misses.length, "missed"],
+    [report.inexact.length, "inexact"],
+    [report.outOfOrder.length, "out of order"],
+    [report.repeats.length, "repeated"],
+    [report.divergences.length, "divergent"],
+    [report.timeouts.length, "timed out"],
+  ];
+  const said = counts.filter(([count]) => count > 0).map(([count, what]) => `${count} ${what}`);
+  return said.length > 0 ? [`session summary: ${said.join(", ")} (each shown above)`] : [];
 }

@@ -39,5 +39,6 @@ test("a repeated answer comes without the recorded list_changed", async () => {
   await replay.answer(4);
   assert.equal(listChanged(), recorded, "no list_changed came with the repeats");
   await replay.finish();
-  assert.match(replay.stderr, /repeated last answer: tools\/list/);
+  assert.match(replay.stderr, /repeating the last recorded answer to tools\/list/);
+  assert.match(replay.stderr, /session summary: 2 repeated/);
 });
