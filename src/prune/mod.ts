@@ -21,7 +21,7 @@ import { UsageError } from "../errors.ts";
 import type { JsonObject } from "../jsonrpc.ts";
 import { buildEpisodes } from "../replay/episodes.ts";
 import type { Step, Trigger } from "../replay/episodes.ts";
-import { headerSha256, loadReports, wasAsked } from "../view/reports.ts";
+import { loadReports, wasAsked } from "../view/reports.ts";
 import type { MergedReports } from "../view/reports.ts";
 
 /** Requests that are never pruned: without them no client session starts. */
@@ -155,7 +155,7 @@ export async function planPrune(path: string, reportFiles: readonly string[]): P
       `${path} is a ${cassette.importedFrom} file: convert it with \`mcp-cassette import\` first`,
     );
   }
-  const reports = await loadReports(reportFiles, path, headerSha256(cassette));
+  const reports = await loadReports(reportFiles, cassette);
   const find = entryFinder(cassette.entries);
   const removed: RemovedExchange[] = [];
   for (const session of buildEpisodes(cassette).sessions) {

@@ -16,7 +16,7 @@ import type { Cassette, LocatedEntry } from "../cassette/reader.ts";
 import { listMessages } from "../surface/mod.ts";
 import { PAGE_SCRIPT } from "./page_script.ts";
 import { PAGE_STYLE } from "./page_style.ts";
-import { headerSha256, loadReports, verdictOf } from "./reports.ts";
+import { loadReports, verdictOf } from "./reports.ts";
 import type { MergedReports } from "./reports.ts";
 import { escapeHtml, glanceSection, reportSection, statsSection } from "./sections.ts";
 import { summarise } from "./summary.ts";
@@ -110,7 +110,7 @@ export async function renderCassettePage(
   const cassette = await loadCassette(path);
   let reports: MergedReports | undefined;
   if (reportFiles.length > 0) {
-    reports = await loadReports(reportFiles, path, headerSha256(cassette));
+    reports = await loadReports(reportFiles, cassette);
   }
   return renderPage(cassette, reports);
 }

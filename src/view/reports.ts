@@ -9,6 +9,7 @@
 import type { Cassette } from "../cassette/reader.ts";
 import { CassetteError } from "../errors.ts";
 import { sha256Hex } from "../redact/sha256.ts";
+import { listMessages } from "../surface/mod.ts";
 import { runtime } from "../runtime/mod.ts";
 
 /** A report that cannot be used: names the file and what is wrong with it. */
@@ -142,33 +143,64 @@ async function reportSources(paths: readonly string[]): Promise<ReportSource[]> 
   return sources;
 }
 
+/** The method of each recorded client request, by cassette line. */
+function requestMethods(cassette: Cassette): Map<number, Set<string>> {
+  const methods = new Map<number, Set<string>>();
+  for (const message of listMessages(cassette.entries)) {
+    if (message.dir !== "c2s" || message.kind !== "request" || message.method === undefined) {
+      continue;
+    }
+    const known = methods.get(message.line) ?? new Set<string>();
+    methods.set(message.line, known.add(message.method));
+  }
+  return methods;
+}
+
 /**
- * Loads and merges reports of the cassette whose header hashes to `sha256`.
- * A folder stands for the reports in it, where reports of other cassettes
- * are passed over (a suite's folder holds every cassette's); a file given by
- * name must be of this cassette. Throws a {@linkcode ReportError} for a
- * report that is not one, or that was written for another cassette.
+ * Refuses a report whose rows do not name this cassette's requests. The
+ * header hash cannot tell: `prune` keeps the header, so a report from before
+ * a prune still names the pruned cassette, but its lines have moved.
+ */
+function checkRows(file: string, rows: readonly RecordedUse[], cassette: Cassette): void {
+  const methods = requestMethods(cassette);
+  for (const row of rows) {
+    if (methods.get(row.line)?.has(row.method)) continue;
+    throw new ReportError(
+      file,
+      `its line ${row.line} (${row.method}) is not a ${row.method} request in ${cassette.path}: ` +
+        "the report is older than the cassette (was it pruned since?)",
+    );
+  }
+}
+
+/**
+ * Loads and merges reports of `cassette`. A folder stands for the reports in
+ * it, where reports of other cassettes are passed over (a suite's folder
+ * holds every cassette's); a file given by name must be of this cassette.
+ * Throws a {@linkcode ReportError} for a report that is not one, that was
+ * written for another cassette, or whose lines no longer fit it.
  */
 export async function loadReports(
   paths: readonly string[],
-  cassettePath: string,
-  sha256: string,
+  cassette: Cassette,
 ): Promise<MergedReports> {
+  const cassettePath = cassette.path;
+  const sha256 = headerSha256(cassette);
   const merged: MergedReports = { files: [], recorded: new Map(), misses: [] };
   const folders = new Map<string, number>();
   for (const { file, folder } of await reportSources(paths)) {
     const report = await readReport(file);
-    const cassette = isObject(report.cassette) ? report.cassette : undefined;
-    if (typeof cassette?.headerSha256 !== "string") {
+    const named = isObject(report.cassette) ? report.cassette : undefined;
+    if (typeof named?.headerSha256 !== "string") {
       throw new ReportError(file, "the report has no cassette.headerSha256 (not a replay report)");
     }
     if (folder !== undefined) folders.set(folder, folders.get(folder) ?? 0);
-    if (cassette.headerSha256 !== sha256) {
+    if (named.headerSha256 !== sha256) {
       if (folder !== undefined) continue;
       throw new ReportError(
         file,
         `written for another cassette: its header sha256 is ${
-          cassette.headerSha256.slice(0, 12)
+          named.headerSha256.slice(0, 12)
         }…, ${cassettePath}'s is ${sha256.slice(0, 12)}…`,
       );
     }
@@ -177,7 +209,9 @@ export async function loadReports(
     }
     if (folder !== undefined) folders.set(folder, folders.get(folder)! + 1);
     merged.files.push(file);
-    report.recorded.forEach((row, index) => addUse(merged.recorded, recordedRow(file, row, index)));
+    const rows = report.recorded.map((row, index) => recordedRow(file, row, index));
+    checkRows(file, rows, cassette);
+    for (const row of rows) addUse(merged.recorded, row);
     if (Array.isArray(report.misses)) {
       for (const miss of report.misses) merged.misses.push(missRow(file, miss));
     }

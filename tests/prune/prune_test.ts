@@ -71,6 +71,16 @@ test("prune merges several runs' reports and, without -o, replaces the cassette"
     assert.deepEqual(fileLines(file), without(original, [16, 17, 18, 19]));
     assert.equal(fileLines(file)[0], original[0], "the header stays byte for byte");
     assert.ok(!existsSync(`${file}.tmp`));
+
+    // The same reports again: the header still matches, the lines no longer do.
+    const pruned = readFileSync(file, "utf8");
+    const again = await run([...CLI, "prune", file, "--report", a, "--report", b]);
+    assert.equal(again.code, 2, again.stdout);
+    assert.match(
+      again.stderr,
+      /a\.json: its line 16 \(tools\/call\) is not a tools\/call request in .*w\.cassette\.jsonl: the report is older than the cassette \(was it pruned since\?\)/,
+    );
+    assert.equal(readFileSync(file, "utf8"), pruned);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
