@@ -83,7 +83,7 @@ export function renderPage(cassette: Cassette, reports?: MergedReports): string 
 <header><h1>${escapeHtml(title)}</h1>${glanceSection(summary.glance)}</header>
 ${statsSection(summary)}
 ${reportSection(reports)}
-<div id="controls"><input id="q" type="search" placeholder="Filter by text (method, tool, any value)" aria-label="filter by text">
+<div id="controls"><input id="q" type="search" placeholder="Filter by text (press /)" aria-label="filter by text">
 <select id="method" aria-label="method"><option value="">every method</option></select>
 <select id="tool" aria-label="tool"><option value="">every tool</option></select>
 <span id="count" class="muted"></span>

@@ -138,7 +138,8 @@ function chip(f) {
   return h;
 }
 function rowHtml(f) {
-  var cls = "row k-" + f.kind + (f.i === selected ? " sel" : "") + (f.i === hoverPair ? " hl" : "");
+  var partner = f.i === hoverPair || (selected >= 0 && frames[selected].pair === f.i);
+  var cls = "row k-" + f.kind + (f.i === selected ? " sel" : "") + (partner ? " hl" : "");
   var lane = f.lane === "both" ? '<span class="lane both">' + chip(f) + "</span>"
     : '<span class="lane c">' + (f.lane === "c" ? chip(f) : "") + '</span><span class="lane s">' + (f.lane === "s" ? chip(f) : "") + "</span>";
   var lat = "";
@@ -283,6 +284,11 @@ function wire() {
     select(view[pos], true);
   });
   window.addEventListener("hashchange", fromHash);
+  document.addEventListener("keydown", function (ev) {
+    if (ev.key !== "/" || document.activeElement === qEl) return;
+    ev.preventDefault();
+    qEl.focus();
+  });
 }
 build();
 if (meta.sessions <= 1) document.body.classList.add("one-session");
