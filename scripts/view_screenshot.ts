@@ -48,11 +48,11 @@ try {
   const html = path.join(dir, "everything.html");
   const reports = hasRecordedRows(report) ? ["--report", report] : [];
   await step([...CLI, "view", cassette, "-o", html, ...reports]);
-  const { page } = await browser.open(html, { width: 1440 });
+  // The sampling request the server asked in the middle of a call, opened by its link.
+  const line = readFileSync(cassette, "utf8").split("\n")
+    .findIndex((text) => text.includes('"method":"sampling/createMessage"')) + 1;
+  const { page } = await browser.open(html, { width: 1440, hash: `#frame-${line}` });
   await page.setViewport({ width: 1440, height: 1250 });
-  const row = await page.waitForSelector("#rows .row:has(.chip.request b)");
-  const rows = await page.$$("#rows .row.k-request");
-  await (rows.at(-2) ?? row)!.click();
   await page.evaluate("window.scrollTo(0, 0)");
   await page.screenshot({ path: values.out! as `${string}.png` });
   console.log(`Wrote ${values.out}${reports.length > 0 ? " (with a replay report)" : ""}`);

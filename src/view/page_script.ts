@@ -121,6 +121,7 @@ function build() {
     if (fr.kind === "request" && fr.lane === "c" && !fr.status && !unlisted[fr.line]) fr.status = "played";
   });
 }
+var KIND_TEXT = { error: "error answer", "server-request": "request to the client", raw: "raw output", http: "HTTP entry", session: "event" };
 var STATUS_TEXT = { played: "played", inexact: "inexact", repeated: "repeated", never: "never asked" };
 var ARROW = { request: "\u2192", answer: "\u2190", error: "\u2190", "server-request": "\u21e0", notification: "\u2022", raw: "\u00b6", http: "\u2261", session: "\u25c6", batch: "\u2630", invalid: "?" };
 function chip(f) {
@@ -190,7 +191,7 @@ function frameBlock(f, title) {
 function showDetail(i) {
   var f = frames[i];
   var who = f.lane === "c" ? "client" : f.lane === "s" ? "server" : "session";
-  var h = '<div class="dhead"><b>' + esc(who + " " + f.kind) + "</b> " + esc(f.label || "") + (f.tool ? " <b>" + esc(f.tool) + "</b>" : "") +
+  var h = '<div class="dhead"><b>' + esc(who + " " + (KIND_TEXT[f.kind] || f.kind)) + "</b> " + esc(f.label || "") + (f.tool ? " <b>" + esc(f.tool) + "</b>" : "") +
     '<div class="muted">t = ' + ms(f.t) + (f.s ? " \u00b7 session " + esc(f.s) : "") + (f.x !== undefined ? " \u00b7 HTTP exchange " + f.x : "") + "</div>";
   if (f.pair >= 0) {
     var p = frames[f.pair];

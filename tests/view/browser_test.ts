@@ -54,6 +54,8 @@ test(title("a recording of server-everything in the browser: tools, frames, link
 
     // A click on the get-sum request opens it, pretty-printed, and links to it.
     const [sumLine] = linesWith(cassette, '"params":{"name":"get-sum"');
+    // The whole timeline in the window first: a click's scrolling must not move its rows.
+    await page.$eval("#tl", (e) => e.scrollIntoView());
     const row = await page.waitForSelector(`#rows .row:has(a.ln[href="#frame-${sumLine}"])`);
     await row!.click();
     const shown = await page.$eval("#detail pre.json", (e) => e.textContent ?? "");
