@@ -40,8 +40,6 @@ export interface RemovedExchange {
   name?: string;
   /** Every cassette line that goes with it, the request's included. */
   lines: number[];
-  /** The HTTP exchange that carried it. */
-  x?: number;
 }
 
 /** What pruning a cassette would do. */
@@ -118,7 +116,6 @@ function exchangeOf(
     method: trigger.msg.method ?? "?",
     name: nameOf(trigger),
     lines,
-    x: trigger.x,
   };
 }
 
@@ -129,19 +126,21 @@ function exchangeOf(
 function emptiedExchanges(
   entries: readonly LocatedEntry[],
   drop: Set<number>,
-): Map<number, number[]> {
-  const carried = new Map<number, { kept: number; dropped: number; envelope: number[] }>();
+): { message: number; envelope: number[] }[] {
+  const carried = new Map<
+    number,
+    { kept: number; dropped: number; message: number; envelope: number[] }
+  >();
   for (const entry of entries) {
     if (entry.x === undefined) continue;
     let tally = carried.get(entry.x);
-    if (!tally) carried.set(entry.x, tally = { kept: 0, dropped: 0, envelope: [] });
-    if (entry.type === "message") drop.has(entry.line) ? tally.dropped++ : tally.kept++;
-    else if (!drop.has(entry.line)) tally.envelope.push(entry.line);
+    if (!tally) carried.set(entry.x, tally = { kept: 0, dropped: 0, message: 0, envelope: [] });
+    if (entry.type !== "message") {
+      if (!drop.has(entry.line)) tally.envelope.push(entry.line);
+    } else if (!drop.has(entry.line)) tally.kept++;
+    else if (tally.dropped++ === 0) tally.message = entry.line;
   }
-  return new Map(
-    [...carried].filter(([, tally]) => tally.dropped > 0 && tally.kept === 0)
-      .map(([x, tally]) => [x, tally.envelope]),
-  );
+  return [...carried.values()].filter((tally) => tally.dropped > 0 && tally.kept === 0);
 }
 
 /** Works out what to remove from `path` given the reports of the runs that used it. */
@@ -168,12 +167,15 @@ export async function planPrune(path: string, reportFiles: readonly string[]): P
     }
   }
   const dropLines = new Set(removed.flatMap((exchange) => exchange.lines));
-  const envelopes = emptiedExchanges(cassette.entries, dropLines);
-  for (const exchange of removed) {
-    const envelope = exchange.x === undefined ? undefined : envelopes.get(exchange.x);
-    if (envelope) exchange.lines.push(...envelope);
+  // An emptied exchange goes with the removed exchange that took its messages
+  // (a POST carrying the client's answer to a server request goes with the call).
+  const owner = new Map(
+    removed.flatMap((exchange) => exchange.lines.map((line) => [line, exchange])),
+  );
+  for (const { message, envelope } of emptiedExchanges(cassette.entries, dropLines)) {
+    owner.get(message)?.lines.push(...envelope);
+    for (const line of envelope) dropLines.add(line);
   }
-  for (const envelope of envelopes.values()) for (const line of envelope) dropLines.add(line);
   removed.sort((a, b) => a.line - b.line);
   return { cassette, removed, dropLines, reports };
 }
