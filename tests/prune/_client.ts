@@ -3,10 +3,11 @@
  * of calls, so that one recording holds more than each run asks for. Prints
  * the results by step name as one JSON document.
  *
- * Usage: deno run -A tests/prune/_client.ts --steps tools,echo,sum,... -- <server command...>
+ * Usage: deno run -A tests/prune/_client.ts --steps tools,echo,sum,... (--url URL | -- <server command...>)
  */
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import {
   CreateMessageRequestSchema,
   ElicitRequestSchema,
@@ -17,10 +18,10 @@ import process from "node:process";
 
 const separator = process.argv.indexOf("--");
 const { values } = parseArgs({
-  args: process.argv.slice(2, separator),
-  options: { steps: { type: "string", default: "tools" } },
+  args: separator === -1 ? process.argv.slice(2) : process.argv.slice(2, separator),
+  options: { steps: { type: "string", default: "tools" }, url: { type: "string" } },
 });
-const command = process.argv.slice(separator + 1);
+const command = separator === -1 ? [] : process.argv.slice(separator + 1);
 
 const client = new Client(
   { name: "prune-client", version: "1.0.0" },
@@ -61,7 +62,9 @@ const steps: Record<string, () => Promise<unknown>> = {
 };
 
 await client.connect(
-  new StdioClientTransport({ command: command[0], args: command.slice(1), stderr: "ignore" }),
+  values.url
+    ? new StreamableHTTPClientTransport(new URL(values.url))
+    : new StdioClientTransport({ command: command[0], args: command.slice(1), stderr: "ignore" }),
 );
 const results: Record<string, unknown> = {};
 for (const name of values.steps!.split(",")) {
