@@ -3,6 +3,7 @@
  *
  * @module
  */
+import type { JsonObject } from "./jsonrpc.ts";
 
 /** Resolves after `ms` milliseconds (at once for zero or less). */
 export function sleep(ms: number): Promise<void> {
@@ -10,6 +11,6 @@ export function sleep(ms: number): Promise<void> {
 }
 
 /** True for a JSON object: not null, not an array. */
-export function isObject(value: unknown): value is Record<string, unknown> {
+export function isObject(value: unknown): value is JsonObject {
   return value !== null && typeof value === "object" && !Array.isArray(value);
 }

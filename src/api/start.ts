@@ -8,7 +8,7 @@
  */
 import path from "node:path";
 import { loadCassette } from "../cassette/reader.ts";
-import { UsageError } from "../errors.ts";
+import { CassetteError, UsageError } from "../errors.ts";
 import type { MissReport } from "../errors.ts";
 import { ReplayEngine } from "../replay/engine.ts";
 import { serveHttp } from "../replay/http.ts";
@@ -24,6 +24,7 @@ import { beingWritten } from "../claim/claim.ts";
 import { parseIgnorePath } from "../match/ignore_paths.ts";
 import type { MatchMode } from "../replay/options.ts";
 import { sleep } from "../util.ts";
+import { withTestingConfig } from "../config/testing.ts";
 
 /** Options of {@linkcode startCassette}. */
 export interface CassetteOptions {
@@ -56,6 +57,8 @@ export interface LaunchSummary {
   code?: number;
   /** Exchanges appended by `new_episodes`. */
   appended?: number;
+  /** Why the launch failed, when it did (e.g. a server that answered nothing). */
+  error?: string;
 }
 
 /** What {@linkcode CassetteServer.finish} found. */
@@ -124,7 +127,9 @@ function recordingId(): string {
  * await server.finish(); // throws ReplayMissError on a request the cassette cannot answer
  * ```
  */
-export async function startCassette(options: CassetteOptions): Promise<CassetteServer> {
+export async function startCassette(given: CassetteOptions): Promise<CassetteServer> {
+  // What the test did not pass comes from [testing] in mcp-cassette.toml.
+  const { options, recordArgs } = await withTestingConfig(given);
   const mode = resolveRecordMode(options.mode);
   const cassette = path.resolve(runtime.cwd(), options.path);
   await checkCassetteFolder(cassette);
@@ -158,6 +163,7 @@ export async function startCassette(options: CassetteOptions): Promise<CassetteS
       group,
       "--run-log",
       runLog,
+      ...recordArgs,
       "--",
       ...server,
     ]
@@ -194,11 +200,21 @@ export async function startCassette(options: CassetteOptions): Promise<CassetteS
     finish(finishOptions = {}) {
       finished ??= collect(cassette, runLog, mode, action, finishOptions.waitMs ?? 10_000);
       return finished.then((result) => {
+        checkLaunches(result);
         checkReport(result, { match: options.match, failOnUnplayed: finishOptions.failOnUnplayed });
         return result;
       });
     },
   };
+}
+
+/** Throws the first launch failure (a recording that was not kept, say) as the launch's own error. */
+function checkLaunches(result: CassetteResult): void {
+  const failed = result.launches.find((launch) => launch.error !== undefined);
+  if (!failed) return;
+  const error = new CassetteError(failed.error!);
+  if (failed.code !== undefined) error.exitCode = failed.code;
+  throw error;
 }
 
 /** Waits until every launch that started has ended (or `waitMs` passed), then sums them up. */
@@ -227,6 +243,7 @@ async function collect(
       action: start.action,
       ...(end?.code !== undefined ? { code: end.code } : {}),
       ...(end?.appended ? { appended: end.appended } : {}),
+      ...(end?.error ? { error: end.error } : {}),
     });
     if (end?.report) await addReport(result, end.report);
     result.appended += end?.appended ?? 0;

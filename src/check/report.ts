@@ -4,6 +4,8 @@
  * @module
  */
 import type { CheckReport, SurfaceCounts } from "./run.ts";
+import { paint } from "../cli/output.ts";
+import type { Style } from "../cli/output.ts";
 
 function count(value: number | null): string {
   return value === null ? "-" : String(value);
@@ -15,8 +17,10 @@ export function formatCounts(counts: SurfaceCounts): string {
     `resource templates ${count(counts.resourceTemplates)}, prompts ${count(counts.prompts)}`;
 }
 
-/** The console report. */
-export function formatCheckText(report: CheckReport): string {
+/** The console report; `color` adds ANSI colours to severities and the result. */
+export function formatCheckText(report: CheckReport, options: { color?: boolean } = {}): string {
+  const color = options.color ?? false;
+  const severity = (text: string): Style => (text === "error" ? "red" : "yellow");
   const errors = report.findings.filter((finding) => finding.severity === "error").length;
   const warnings = report.findings.length - errors;
   const lines = [
@@ -25,9 +29,11 @@ export function formatCheckText(report: CheckReport): string {
     `surface: ${formatCounts(report.counts)}`,
     `findings: ${errors} error(s), ${warnings} warning(s)`,
     ...report.findings.map((finding) =>
-      `  ${finding.severity.padEnd(7)} ${finding.where}: ${finding.message}`
+      `  ${
+        paint(finding.severity.padEnd(7), severity(finding.severity), color)
+      } ${finding.where}: ${finding.message}`
     ),
-    `result: ${report.result}`,
+    `result: ${paint(report.result, report.result === "PASS" ? "green" : "red", color)}`,
   ];
   return lines.join("\n") + "\n";
 }

@@ -6,10 +6,13 @@
  */
 import type { Json, JsonObject } from "../jsonrpc.ts";
 import { McpConnection, RpcError } from "../client/connection.ts";
+import type { ConnectionOptions } from "../client/connection.ts";
 import { initialize, listAll } from "../client/session.ts";
+import type { HandshakeOptions } from "../client/session.ts";
 import type { ClientTransport } from "../client/transport.ts";
 import { CassetteError } from "../errors.ts";
 import { checkToolSchema } from "./schema.ts";
+import { explainStartFailure } from "./start_failure.ts";
 import type { Severity } from "./schema.ts";
 
 /** One finding of `check`. */
@@ -37,9 +40,20 @@ export interface CheckReport {
   result: "PASS" | "FAIL";
 }
 
+/** A scripted client for `check --script` (src/script/check.ts builds it from a playbook). */
+export interface CheckScript {
+  /** Answers to the server's own requests. */
+  connection: ConnectionOptions;
+  /** Who the client says it is. */
+  handshake: HandshakeOptions;
+  /** Runs once the surface is listed; its findings join the report. */
+  run(connection: McpConnection, timeoutMs: number | undefined): Promise<CheckFinding[]>;
+}
+
 /** Options for {@linkcode runCheck}. */
 export interface CheckOptions {
   timeoutMs?: number;
+  script?: CheckScript;
 }
 
 function isObject(value: Json | undefined): value is JsonObject {
@@ -129,9 +143,17 @@ export async function runCheck(
   transport: ClientTransport,
   options: CheckOptions = {},
 ): Promise<CheckReport> {
-  const connection = new McpConnection(transport, { timeoutMs: options.timeoutMs });
+  const connection = new McpConnection(transport, {
+    ...options.script?.connection,
+    timeoutMs: options.timeoutMs,
+  });
   try {
-    const hello = await initialize(connection, { timeoutMs: options.timeoutMs });
+    const hello = await initialize(connection, {
+      ...options.script?.handshake,
+      timeoutMs: options.timeoutMs,
+    }).catch(async (error) => {
+      throw await explainStartFailure(error, transport);
+    });
     const findings: CheckFinding[] = [];
     const capabilities = hello.capabilities;
     const counts: SurfaceCounts = {
@@ -164,6 +186,7 @@ export async function runCheck(
       counts.prompts =
         (await listOrFinding(connection, "prompts/list", "prompts", findings, t))?.length ?? null;
     }
+    if (options.script) findings.push(...await options.script.run(connection, t));
     if (hello.protocolVersion === "(none)") {
       findings.push({
         severity: "error",

@@ -11,12 +11,15 @@
  *
  * @module
  */
+import { closestName } from "./suggest.ts";
 
 /** What an option is, for the parser. */
 export interface ArgSpec {
   type: "string" | "boolean";
   short?: string;
   multiple?: boolean;
+  /** Left out of "did you mean" suggestions (internal options). */
+  hidden?: boolean;
 }
 
 /** The parse: option values by name, and the positionals in order. */
@@ -28,6 +31,13 @@ export interface ParsedArgs {
 /** A malformed command line; the message names the option. */
 export class ArgsError extends TypeError {
   override name = "ArgsError";
+}
+
+/** The message for an unknown long option, with the closest known one when there is one. */
+function unknownOption(name: string, options: Record<string, ArgSpec>): string {
+  const visible = Object.keys(options).filter((known) => !options[known].hidden);
+  const guess = closestName(name, visible);
+  return `Unknown option '--${name}'` + (guess ? `. Did you mean '--${guess}'?` : "");
 }
 
 /**
@@ -64,7 +74,7 @@ export function parseArgList(
       const eq = arg.indexOf("=");
       name = eq === -1 ? arg.slice(2) : arg.slice(2, eq);
       inline = eq === -1 ? undefined : arg.slice(eq + 1);
-      if (!Object.hasOwn(options, name)) throw new ArgsError(`Unknown option '--${name}'`);
+      if (!Object.hasOwn(options, name)) throw new ArgsError(unknownOption(name, options));
     } else if (arg.startsWith("-") && arg.length === 2 && arg !== "--") {
       name = byShort.get(arg[1]);
       if (name === undefined) throw new ArgsError(`Unknown option '${arg}'`);

@@ -7,10 +7,15 @@ import { CassetteError, describeError, ExitCode, UsageError } from "../errors.ts
 import { runtime } from "../runtime/mod.ts";
 import { RECORDER_VERSION } from "../cassette/format.ts";
 import type { Command, CommandInput } from "./command.ts";
-import { loadCommand, loadCommands } from "./registry.ts";
+import { commandNames, loadCommand, loadCommands } from "./registry.ts";
 import { parseArgList } from "./args.ts";
 import type { ArgSpec } from "./args.ts";
 import { printErr, printOut } from "./output.ts";
+import { closestName } from "./suggest.ts";
+import { CONFIG_SECTIONS, findConfigFile, loadConfig } from "../config/file.ts";
+import type { ConfigSection } from "../config/file.ts";
+import { describeSource, resolveOptions } from "../config/options.ts";
+import type { SettingSource } from "../config/options.ts";
 
 /** The overview printed by `mcp-cassette --help`. */
 export async function overview(): Promise<string> {
@@ -71,6 +76,49 @@ function parseCommandArgs(command: Command, args: string[]): CommandInput {
   }
 }
 
+/** Settings the command did not get as flags, from the environment and mcp-cassette.toml. */
+async function withConfig(
+  command: Command,
+  input: CommandInput,
+  lookup: Promise<string | undefined> | undefined,
+): Promise<Map<string, SettingSource>> {
+  if (!lookup) return new Map();
+  const explicit = typeof input.values.config === "string" ? input.values.config : undefined;
+  const file = await loadConfig(explicit, lookup);
+  const resolved = resolveOptions(
+    command.name as ConfigSection,
+    command.options,
+    input.values,
+    file,
+  );
+  input.values = resolved.values;
+  return resolved.sources;
+}
+
+/**
+ * A bad option value names the flag (`--timeout-ms must be…`); when the value
+ * came from the file or the environment, say so, or the user looks for a flag
+ * they never typed.
+ */
+function withSource(message: string, sources: Map<string, SettingSource>): string {
+  const name = message.match(/^--([\w-]+)/)?.[1];
+  const source = name === undefined ? undefined : sources.get(name);
+  if (!source || source.from === "flag" || source.from === "default") return message;
+  return `${message} (set by ${describeSource(source)})`;
+}
+
+/** One line for a mistyped command (or top-level option), with the closest known name. */
+function unknownCommand(name: string): string {
+  const option = name.startsWith("-");
+  const guess = option
+    ? closestName(name.replace(/^-+/, ""), ["help", "version"])
+    : closestName(name, commandNames);
+  const what = option ? "option" : "command";
+  const suggestion = guess ? `. Did you mean '${option ? "--" : ""}${guess}'?` : "";
+  return `mcp-cassette: Unknown ${what} '${name}'${suggestion}\n` +
+    "Run 'mcp-cassette --help' for the commands.\n";
+}
+
 /** Runs the CLI with `args`; resolves with the exit code. */
 export async function main(args: readonly string[]): Promise<number> {
   const [name, ...rest] = args;
@@ -83,9 +131,13 @@ export async function main(args: readonly string[]): Promise<number> {
     await printOut(`mcp-cassette ${RECORDER_VERSION}\n`);
     return ExitCode.Ok;
   }
+  // Started before the command loads, so that its file system calls overlap the module loading.
+  const lookup = (CONFIG_SECTIONS as readonly string[]).includes(name)
+    ? findConfigFile().catch(() => undefined)
+    : undefined;
   const command = await loadCommand(name);
   if (!command) {
-    runtime.writeStderr(`mcp-cassette: unknown command "${name}"\n\n${await overview()}\n`);
+    runtime.writeStderr(unknownCommand(name));
     return ExitCode.BadInput;
   }
   let input: CommandInput;
@@ -93,7 +145,8 @@ export async function main(args: readonly string[]): Promise<number> {
     input = parseCommandArgs(command, [...rest]);
   } catch (error) {
     runtime.writeStderr(
-      `mcp-cassette ${name}: ${describeError(error)}\n\n${commandHelp(command)}\n`,
+      `mcp-cassette ${name}: ${describeError(error)}\n` +
+        `Run 'mcp-cassette ${name} --help' for the options.\n`,
     );
     return ExitCode.BadInput;
   }
@@ -101,11 +154,13 @@ export async function main(args: readonly string[]): Promise<number> {
     await printOut(commandHelp(command) + "\n");
     return ExitCode.Ok;
   }
+  let sources = new Map<string, SettingSource>();
   try {
+    sources = await withConfig(command, input, lookup);
     return await command.run(input);
   } catch (error) {
     if (error instanceof CassetteError) {
-      runtime.writeStderr(`mcp-cassette ${name}: ${describeError(error)}\n`);
+      runtime.writeStderr(`mcp-cassette ${name}: ${withSource(describeError(error), sources)}\n`);
       return error.exitCode;
     }
     // Not a user mistake: keep the stack, it is a bug report.

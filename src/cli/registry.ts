@@ -29,6 +29,7 @@ const loaders: Record<string, () => Promise<{ command: Command }>> = {
   inspect: () => import(COMMANDS + "inspect.ts"),
   import: () => import(COMMANDS + "import.ts"),
   redact: () => import(COMMANDS + "redact.ts"),
+  wrap: () => import(COMMANDS + "wrap.ts"),
   view: () => import(COMMANDS + "view.ts"),
   prune: () => import(COMMANDS + "prune.ts"),
 };

@@ -40,20 +40,27 @@ function stderrHint(connection: McpConnection): string {
   return last ? `; its last stderr line: ${last.trim().slice(0, 200)}` : "";
 }
 
+/** Who the client says it is in the handshake (a playbook chooses; default: mcp-cassette). */
+export interface HandshakeOptions extends RequestOptions {
+  capabilities?: JsonObject;
+  clientInfo?: { name: string; version: string; title?: string };
+  protocolVersion?: string;
+}
+
 /**
  * Runs the opening handshake. A server that cannot start, or goes away or
  * stays silent before answering, raises {@linkcode ServerUnreachableError}.
  */
 export async function initialize(
   connection: McpConnection,
-  options: RequestOptions & { capabilities?: JsonObject } = {},
+  options: HandshakeOptions = {},
 ): Promise<ServerHello> {
   let result: JsonObject;
   try {
     result = await connection.request("initialize", {
-      protocolVersion: CLIENT_PROTOCOL_VERSION,
+      protocolVersion: options.protocolVersion ?? CLIENT_PROTOCOL_VERSION,
       capabilities: options.capabilities ?? {},
-      clientInfo: { ...CLIENT_INFO },
+      clientInfo: options.clientInfo ?? { ...CLIENT_INFO },
     }, options);
   } catch (error) {
     if (error instanceof ServerUnreachableError) throw error;

@@ -4,9 +4,11 @@
  * @module
  */
 import { SERVER_TARGET_OPTIONS } from "./shared_options.ts";
+import { SCRIPT_OPTIONS } from "../script/options.ts";
+import { checkScriptFromFlags } from "../script/check.ts";
 import type { Command, CommandInput } from "../cli/command.ts";
 import { flag, positiveInt, stringOption } from "../cli/command.ts";
-import { printOut } from "../cli/output.ts";
+import { colorEnabled, printOut } from "../cli/output.ts";
 import { ExitCode, UsageError } from "../errors.ts";
 import { splitCommandLine } from "../client/command_line.ts";
 import { assertTargetAvailable, openTransport } from "../client/target.ts";
@@ -52,11 +54,14 @@ export const command: Command = {
     "prompts (following pagination, only for declared capabilities) and checks every tool's input and " +
     "output JSON Schema for structural mistakes. Prints the server name and version, the protocol " +
     "version, the counts, the findings and `result: PASS` or `FAIL` (exit 1 when any finding is an " +
-    "error). The report holds no timings, so a live run and a run against a replay print the same.",
+    "error). The report holds no timings, so a live run and a run against a replay print the same. " +
+    "With --script, the playbook's client shakes hands and its steps run after the listing; each failed " +
+    "step is an error finding.",
   takesRest: true,
   options: {
     ...SERVER_TARGET_OPTIONS,
     json: { type: "boolean", description: "Print the report as JSON" },
+    ...SCRIPT_OPTIONS,
   },
   async run(input) {
     if (input.positionals.length > 0) {
@@ -64,8 +69,13 @@ export const command: Command = {
     }
     const target = targetFromInput(input, "check");
     const timeoutMs = positiveInt(stringOption(input.values, "timeout-ms"), "timeout-ms", 10_000);
-    const report = await runCheck(openTransport(target, "check"), { timeoutMs });
-    await printOut(flag(input.values, "json") ? formatCheckJson(report) : formatCheckText(report));
+    const script = await checkScriptFromFlags(input.values);
+    const report = await runCheck(openTransport(target, "check"), { timeoutMs, script });
+    await printOut(
+      flag(input.values, "json")
+        ? formatCheckJson(report)
+        : formatCheckText(report, { color: colorEnabled("stdout") }),
+    );
     return report.result === "PASS" ? ExitCode.Ok : ExitCode.Failed;
   },
 };

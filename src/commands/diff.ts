@@ -5,11 +5,19 @@
  */
 import type { Command } from "../cli/command.ts";
 import { flag, stringOption } from "../cli/command.ts";
-import { printOut } from "../cli/output.ts";
+import { colorEnabled, paintLines, printOut } from "../cli/output.ts";
 import { loadCassette } from "../cassette/reader.ts";
 import { diffCassettes, formatDiffText } from "../diff/mod.ts";
 import { ExitCode, UsageError } from "../errors.ts";
 import { stableStringify } from "../json.ts";
+
+/** How the text report is coloured: breaking changes red, additions green, the rest yellow. */
+const DIFF_COLOURS = [
+  [/BREAKING\)$|\[breaking\]/, "red"],
+  [/^\+ /, "green"],
+  [/^[-~] /, "yellow"],
+  [/: surface unchanged$/, "green"],
+] as const;
 
 /** The `diff` command. */
 export const command: Command = {
@@ -41,7 +49,11 @@ export const command: Command = {
     const diff = diffCassettes(await loadCassette(oldPath), await loadCassette(newPath), {
       toolsOnly: flag(values, "tools-only"),
     });
-    await printOut(format === "json" ? stableStringify(diff) + "\n" : formatDiffText(diff));
+    await printOut(
+      format === "json"
+        ? stableStringify(diff) + "\n"
+        : paintLines(formatDiffText(diff), DIFF_COLOURS, colorEnabled("stdout")),
+    );
     return diff.changed ? ExitCode.SurfaceChanged : ExitCode.Ok;
   },
 };

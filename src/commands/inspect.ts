@@ -13,6 +13,8 @@ import { CassetteError, ExitCode, UsageError } from "../errors.ts";
 import { formatReportText, formatTimelineText, inspectCassette, timeline } from "../inspect/mod.ts";
 import { stableStringify } from "../json.ts";
 import { listMessages } from "../surface/mod.ts";
+import { loadCommands } from "../cli/registry.ts";
+import { explainConfig } from "../config/explain.ts";
 
 /** What `--faults` reports for one overlay entry. */
 interface FaultDryRun {
@@ -77,13 +79,16 @@ export const command: Command = {
   name: "inspect",
   summary:
     "Summarise a cassette: header, sessions, per-method counts and latency, server-initiated traffic",
-  usage: "inspect CASSETTE [--timeline] [--grep TEXT] [--faults FILE] [--format text|json]",
+  usage:
+    "inspect CASSETTE [--timeline] [--grep TEXT] [--faults FILE] [--format text|json] | inspect --explain-config",
   description:
     "Prints the header, the sessions, per-method counts with p50/p95/max latency (request to " +
     "response, paired by id within a session), and the traffic the server started (its requests, and " +
     "whether the client answered each; its notifications). --timeline lists every entry; --grep keeps " +
     "the entries whose JSON contains TEXT (and implies --timeline). --faults dry-runs a fault overlay " +
-    "over the recorded requests. --format json is deterministic: the same file gives the same bytes.",
+    "over the recorded requests. --format json is deterministic: the same file gives the same bytes. " +
+    "--explain-config prints every setting of mcp-cassette.toml's sections, its value and where it came " +
+    "from (env, file:line or default), and checks the whole file.",
   options: {
     timeline: {
       type: "boolean",
@@ -109,8 +114,17 @@ export const command: Command = {
       default: "text",
       multiple: false,
     },
+    "explain-config": {
+      type: "boolean",
+      description:
+        "Print each setting of mcp-cassette.toml, its value and where it came from (env, file:line, default)",
+    },
   },
   async run({ values, positionals }) {
+    if (flag(values, "explain-config")) {
+      await printOut(await explainConfig(await loadCommands()));
+      return ExitCode.Ok;
+    }
     if (positionals.length !== 1) throw new UsageError("inspect takes exactly one CASSETTE");
     const format = stringOption(values, "format") ?? "text";
     if (format !== "text" && format !== "json") {

@@ -5,11 +5,10 @@
  */
 import type { Command } from "../cli/command.ts";
 import { stringList, stringOption } from "../cli/command.ts";
-import { printOut } from "../cli/output.ts";
+import { colorEnabled, paintLines, printOut } from "../cli/output.ts";
 import { loadCassette } from "../cassette/reader.ts";
 import type { Cassette } from "../cassette/reader.ts";
 import { ExitCode, UsageError } from "../errors.ts";
-import { loadLintConfig } from "../lint/config.ts";
 import { atLeast, knownRules, lintCassette, loadPack } from "../lint/mod.ts";
 import type { Finding, PatternRule, Severity } from "../lint/mod.ts";
 import { formatJson, formatSarif, formatText } from "../lint/report.ts";
@@ -20,6 +19,14 @@ function list(values: string[]): string[] {
     value !== ""
   );
 }
+
+/** How the text report is coloured: by severity, the clean line and the tally. */
+const LINT_COLOURS = [
+  [/^\S+:\d+: error /, "red"],
+  [/^\S+:\d+: warning /, "yellow"],
+  [/: clean, no findings$/, "green"],
+  [/ — failing \(--fail-on/, "bold"],
+] as const;
 
 /** The `lint` command. */
 export const command: Command = {
@@ -34,7 +41,7 @@ export const command: Command = {
     "everything the server said (names, descriptions, schemas, results) for instructions aimed at the model, " +
     "requests to hide things from the user, hidden-emphasis tags, invisible or bidi Unicode, look-alike names, " +
     "secret-shaped strings and duplicate tools. With --baseline, a description or schema that changed since " +
-    "then is an error (a rug pull). Defaults come from [lint] in ./mcp-cassette.toml. Exit 0 when nothing " +
+    "then is an error (a rug pull). Defaults come from [lint] in the nearest mcp-cassette.toml (docs/config.md). Exit 0 when nothing " +
     "reaches --fail-on, 4 when something does. Rules: docs/lint.md.",
   options: {
     baseline: {
@@ -79,23 +86,23 @@ export const command: Command = {
     config: {
       type: "string",
       valueName: "FILE",
-      description: "Config file to read [lint] from (default: ./mcp-cassette.toml)",
+      description: "Config file to read [lint] from (default: the nearest mcp-cassette.toml)",
       multiple: false,
     },
   },
   async run({ values, positionals }) {
     if (positionals.length === 0) throw new UsageError("lint needs at least one CASSETTE");
-    const config = await loadLintConfig(stringOption(values, "config"));
-    const failOn = stringOption(values, "fail-on") ?? config.failOn ?? "error";
+    // [lint] of mcp-cassette.toml is already in `values` (src/config/), under the flags.
+    const failOn = stringOption(values, "fail-on") ?? "error";
     if (failOn !== "error" && failOn !== "warning") {
       throw new UsageError(`--fail-on must be "error" or "warning", not "${failOn}"`);
     }
-    const format = stringOption(values, "format") ?? config.format ?? "text";
+    const format = stringOption(values, "format") ?? "text";
     if (format !== "text" && format !== "json" && format !== "sarif") {
       throw new UsageError(`--format must be text, json or sarif, not "${format}"`);
     }
     const packs: PatternRule[] = [];
-    for (const path of [...config.packs, ...list(stringList(values, "pack"))]) {
+    for (const path of list(stringList(values, "pack"))) {
       packs.push(...await loadPack(path));
     }
     const select = list(stringList(values, "select"));
@@ -110,8 +117,8 @@ export const command: Command = {
       findings.push(...lintCassette(cassette, {
         packs,
         baseline,
-        select: select.length > 0 ? select : config.select,
-        ignore: [...config.ignore, ...ignore],
+        select,
+        ignore,
       }));
     }
     const threshold = failOn as Severity;
@@ -119,7 +126,11 @@ export const command: Command = {
       ? formatJson(findings, positionals, threshold)
       : format === "sarif"
       ? formatSarif(findings, knownRules(packs))
-      : formatText(findings, positionals, threshold);
+      : paintLines(
+        formatText(findings, positionals, threshold),
+        LINT_COLOURS,
+        colorEnabled("stdout"),
+      );
     await printOut(text);
     return findings.some((finding) => atLeast(finding.severity, threshold))
       ? ExitCode.Findings

@@ -12,6 +12,7 @@ import { runRecord } from "../modes/record_run.ts";
 import { withClaim } from "../claim/claim.ts";
 import { REDACTION_OPTIONS, redactorFromOptions } from "./shared_options.ts";
 import { runtime } from "../runtime/mod.ts";
+import { SCRIPT_OPTIONS } from "../script/options.ts";
 
 /** Set to 0 to copy a stdio session on the main thread, not on threads of its own. */
 const THREADS_ENV = "MCP_CASSETTE_RECORDER_THREADS";
@@ -21,13 +22,15 @@ export const command: Command = {
   name: "record",
   summary: "Record a live server session into a cassette (stdio or HTTP)",
   usage:
-    "record -o CASSETTE [options] -- <server command...> | record -o CASSETTE --url URL [--listen HOST:PORT]",
+    "record -o CASSETTE [options] -- <server command...> | record -o CASSETTE --url URL [--listen HOST:PORT] | record --script PLAYBOOK -o CASSETTE (-- <server command...> | --url URL)",
   description: [
     "Over stdio, put this command in the client's config in place of the server command: it starts",
     "the real server, passes bytes through verbatim both ways, and writes every frame to the cassette.",
     "Over HTTP (--url) it is a reverse proxy: it prints the URL to give the client.",
     "On Deno on Linux each direction of a stdio session is copied on a thread of its own, which takes",
     "the recorder's latency down to a bare pipe's; MCP_CASSETTE_RECORDER_THREADS=0 copies on the main thread.",
+    "With --script it is its own client: it runs the playbook's handshake and steps through the recorder",
+    "and writes an ordinary cassette whose header says it was scripted (docs/playbooks.md).",
   ].join("\n"),
   takesRest: true,
   options: {
@@ -77,10 +80,16 @@ export const command: Command = {
       description: "Append what this launch did, as JSON lines, to FILE (for the library)",
     },
     ...REDACTION_OPTIONS,
+    ...SCRIPT_OPTIONS,
   },
   async run({ values, rest }) {
     const output = stringOption(values, "output");
     if (!output) throw new UsageError("record needs -o CASSETTE");
+    if (stringOption(values, "script") !== undefined) {
+      const { recordWithPlaybook } = await import("../script/cli.ts");
+      return await recordWithPlaybook(values, rest, output, printErr);
+    }
+    if (flag(values, "stop-on-error")) throw new UsageError("--stop-on-error needs --script");
     const url = stringOption(values, "url");
     const redactor = await redactorFromOptions(values);
     if (url) {

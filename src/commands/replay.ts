@@ -6,7 +6,7 @@
 import type { Command, OptionValues } from "../cli/command.ts";
 import { flag, positiveInt, stringList, stringOption } from "../cli/command.ts";
 import type { CassetteHeader, RedactionInfo } from "../cassette/format.ts";
-import { printErr } from "../cli/output.ts";
+import { colorEnabled, paint, printErr } from "../cli/output.ts";
 import { loadCassette } from "../cassette/reader.ts";
 import { ExitCode, UsageError } from "../errors.ts";
 import { parsePacing } from "../faults/pacing.ts";
@@ -131,7 +131,7 @@ export const command: Command = {
     }
     const cassette = await loadCassette(positionals[0]);
     const quiet = flag(values, "quiet");
-    const log = quiet ? () => {} : (line: string) => printErr(`mcp-cassette: ${line}`);
+    const log = quiet ? () => {} : (line: string) => printErr(`mcp-cassette: ${missPaint(line)}`);
     const engine = new ReplayEngine(cassette, await replayOptions(values, log, cassette.header));
     const listen = stringOption(values, "listen");
     const report = listen
@@ -267,6 +267,11 @@ async function loadFaults(file: string, seed: string | undefined) {
   );
 }
 
+/** A miss line in red when stderr takes colour; other lines as they are. */
+function missPaint(line: string): string {
+  return line.startsWith("miss") ? paint(line, "red", colorEnabled("stderr")) : line;
+}
+
 /** Prints the end-of-session report and picks the exit code. */
 export function finishReport(report: ReplayReport, values: OptionValues, quiet: boolean): number {
   // Not quiet, the events were printed as they happened; quiet, only misses print, once.
@@ -274,7 +279,7 @@ export function finishReport(report: ReplayReport, values: OptionValues, quiet: 
     ? formatReport(report).filter((text) => text.startsWith("miss"))
     : formatReport(report, true);
   for (const line of lines) {
-    printErr(`mcp-cassette: ${line}`);
+    printErr(`mcp-cassette: ${missPaint(line)}`);
   }
   if (report.misses.length > 0) return ExitCode.ReplayMiss;
   if (flag(values, "fail-on-unplayed") && report.unplayed.length > 0) return ExitCode.ReplayMiss;

@@ -7,7 +7,7 @@
 import { SERVER_TARGET_OPTIONS } from "./shared_options.ts";
 import type { Command, CommandInput } from "../cli/command.ts";
 import { flag, positiveInt, stringList, stringOption } from "../cli/command.ts";
-import { printOut } from "../cli/output.ts";
+import { colorEnabled, printOut } from "../cli/output.ts";
 import { ExitCode, UsageError } from "../errors.ts";
 import { runtime } from "../runtime/mod.ts";
 import { loadCassette } from "../cassette/reader.ts";
@@ -30,6 +30,8 @@ import {
 import type { VerifyReport } from "../verify/run.ts";
 import { verifyCassette } from "../verify/mod.ts";
 import { targetFromInput } from "./check.ts";
+import { SCRIPT_OPTIONS } from "../script/options.ts";
+import { planChooserFromFlags } from "../script/select.ts";
 
 function parseGrade(value: string | undefined): GradeLetter | undefined {
   if (value === undefined) return undefined;
@@ -103,7 +105,7 @@ async function writeReports(input: CommandInput, report: VerifyReport): Promise<
   if (flag(input.values, "json")) await printOut(formatJson(report));
   else if (flag(input.values, "markdown")) await printOut(formatMarkdown(report));
   else {
-    const color = flag(input.values, "color") && runtime.env("NO_COLOR") === undefined;
+    const color = colorEnabled("stdout", flag(input.values, "color"));
     await printOut(formatText(report, { color }));
   }
 }
@@ -154,6 +156,11 @@ export const command: Command = {
       description: "Exit 1 below this grade (A-F)",
     },
     "fail-on-regression": { type: "boolean", description: "Exit 1 when any exchange fails" },
+    "version-is-regression": {
+      type: "boolean",
+      description:
+        "Grade a changed serverInfo.version as a regression (by default it is information: a new build is expected to say a new version)",
+    },
     json: { type: "boolean", description: "Print the report as JSON" },
     markdown: { type: "boolean", description: "Print the report as Markdown" },
     junit: { type: "string", valueName: "FILE", description: "Also write a JUnit XML report" },
@@ -162,7 +169,15 @@ export const command: Command = {
       valueName: "FILE",
       description: "Also write a shields.io endpoint badge JSON",
     },
-    color: { type: "boolean", description: "Colour the console report (NO_COLOR still wins)" },
+    color: {
+      type: "boolean",
+      description:
+        "Colour the console report even when stdout is not a terminal (NO_COLOR still wins)",
+    },
+    script: {
+      ...SCRIPT_OPTIONS.script,
+      description: "Re-send only the recorded exchanges this playbook sends (docs/playbooks.md)",
+    },
   },
   async run(input) {
     if (input.positionals.length !== 1) {
@@ -176,9 +191,11 @@ export const command: Command = {
     const ignorePaths = stringList(input.values, "ignore-path");
     compileIgnorePaths(ignorePaths);
     const allowDestructive = flag(input.values, "allow-destructive");
+    const choose = await planChooserFromFlags(input.values, cassettePath);
     if (flag(input.values, "dry-run")) {
       optionalTarget(input);
-      const plan = buildPlan(await loadCassette(cassettePath), { allowDestructive });
+      const built = buildPlan(await loadCassette(cassettePath), { allowDestructive });
+      const plan = choose ? choose(built) : built;
       await printOut(
         flag(input.values, "json") ? dryRunJson(plan) : formatDryRun(cassettePath, plan),
       );
@@ -197,8 +214,10 @@ export const command: Command = {
       ignorePaths,
       allowReorder: flag(input.values, "allow-reorder"),
       allowDestructive,
+      versionIsRegression: flag(input.values, "version-is-regression"),
       updatePath: flag(input.values, "update") ? cassettePath : undefined,
       serverName: describeTarget(target),
+      choose,
     });
     await writeReports(input, report);
     const gradeMissed = minGrade !== undefined && !meetsGrade(report.grade.letter, minGrade);

@@ -91,7 +91,35 @@ export function jsonResponse(
   return response;
 }
 
-/** A JSON-RPC error as an HTTP response with `status`. */
+/** What {@linkcode errorReply} sends. */
+export interface ErrorReply {
+  /** The HTTP status. */
+  status: number;
+  /** The JSON-RPC error code. */
+  code: number;
+  message: string;
+  /** The id of the request refused (null when there is none). */
+  id?: Json;
+  data?: Json;
+  headers?: Record<string, string>;
+}
+
+/**
+ * A JSON-RPC error as an HTTP response.
+ *
+ * @example
+ * ```ts
+ * const refused = errorReply({ status: 406, code: -32600, message: "Not Acceptable" });
+ * refused.status; // 406
+ * ```
+ */
+export function errorReply(reply: ErrorReply): Response {
+  const { status, code, message, id = null, data, headers = {} } = reply;
+  const error = data === undefined ? { code, message } : { code, message, data };
+  return jsonResponse(JSON.stringify({ jsonrpc: "2.0", id, error }), status, headers);
+}
+
+/** A JSON-RPC error as an HTTP response with `status` (positional form of {@linkcode errorReply}). */
 export function jsonRpcHttpError(
   status: number,
   id: Json,

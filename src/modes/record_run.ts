@@ -11,6 +11,7 @@ import { ReplayEngine } from "../replay/engine.ts";
 import { serveStdio } from "../replay/stdio.ts";
 import { formatReport } from "../replay/report.ts";
 import { recordStdio } from "../record/stdio.ts";
+import { CassetteError } from "../errors.ts";
 import type { StdioRecordOptions } from "../record/stdio.ts";
 import { runtime } from "../runtime/mod.ts";
 import { acquireClaim, beingWritten } from "../claim/claim.ts";
@@ -110,7 +111,13 @@ export async function runRecord(options: RunRecordOptions): Promise<number> {
     const appendWindowMs = options.group !== undefined && !siblingWrote
       ? 0
       : options.appendWindowMs;
-    const code = await recordStdio({ ...options, meta, appendWindowMs });
+    let code: number;
+    try {
+      code = await recordStdio({ ...options, meta, appendWindowMs });
+    } catch (error) {
+      if (error instanceof CassetteError) reporter.failed("record", error);
+      throw error;
+    }
     return reporter.end("record", code);
   } finally {
     await claim.release();

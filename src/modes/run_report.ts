@@ -24,6 +24,8 @@ export interface RunReportLine {
   report?: ReplayReport;
   /** On `end` of a replay with new episodes: how many exchanges were appended. */
   appended?: number;
+  /** On `end` of a launch that failed: the one-line reason. */
+  error?: string;
 }
 
 /** Appends the lines of one launch; does nothing without a file. */
@@ -44,6 +46,17 @@ export class RunReporter {
   /** Records the start of a launch. */
   start(action: RunAction): void {
     this.#write({ pid: runtime.pid(), event: "start", action });
+  }
+
+  /** Records the end of a launch that failed with `error`, whose exit code it carries. */
+  failed(action: RunAction, error: { message: string; exitCode: number }): void {
+    this.#write({
+      pid: runtime.pid(),
+      event: "end",
+      action,
+      code: error.exitCode,
+      error: error.message,
+    });
   }
 
   /** Records the end of a launch; returns `code` for chaining. */

@@ -12,6 +12,10 @@ import type { Direction } from "../cassette/format.ts";
 import { redactCommandLine } from "../redact/mod.ts";
 import type { Redactor } from "../redact/mod.ts";
 import { CassetteWriter } from "../cassette/writer.ts";
+import { lineBatches } from "../cassette/reader.ts";
+import { classify } from "../jsonrpc.ts";
+import type { Json } from "../jsonrpc.ts";
+import { tryParseJson } from "../json.ts";
 import { ServerUnreachableError } from "../errors.ts";
 import type { JsonObject } from "../jsonrpc.ts";
 import type { LineTooLongError } from "../framing/jsonl.ts";
@@ -131,6 +135,10 @@ export async function recordStdio(options: StdioRecordOptions): Promise<number> 
   stopSignals.forEach((stop) => stop());
   // From here no thread writes: the session's end is the last entry.
   threads?.close();
+  if (!plan.append && await unanswered(writer.writingPath)) {
+    threads?.stop();
+    await discard(writer, options.command, code);
+  }
   writer.append({
     type: "session",
     t: elapsed(start),
@@ -166,5 +174,41 @@ function copyOnThisThread(
     options.output_stream ?? runtime.stdout,
     (lines) => recorder.record(lines, "s2c"),
     overlong("s2c"),
+  );
+}
+
+/**
+ * True when the client asked something and the server answered nothing: a
+ * server that failed on its way up. Reads the lines until the first answer
+ * (usually the third line).
+ */
+async function unanswered(path: string): Promise<boolean> {
+  let asked = false;
+  for await (const batch of lineBatches(path)) {
+    for (const line of batch) {
+      if (!line.includes('"type":"message"')) continue;
+      const entry = tryParseJson(line)?.value as { dir?: string; msg?: Json } | undefined;
+      const kind = classify(entry?.msg);
+      if (entry?.dir === "c2s" && kind === "request") asked = true;
+      if (entry?.dir === "s2c" && (kind === "response" || kind === "error")) return false;
+    }
+  }
+  return asked;
+}
+
+/**
+ * Drops a recording whose server answered nothing: the cassette that was
+ * there before (if any) stays as it was, and the caller hears why.
+ */
+async function discard(writer: CassetteWriter, command: string[], code: number): Promise<never> {
+  const inPlace = writer.writingPath === writer.path;
+  await writer.abandon();
+  if (inPlace) await runtime.remove(writer.path);
+  throw new ServerUnreachableError(
+    `The server ${
+      JSON.stringify(command.join(" "))
+    } exited (code ${code}) before answering any request: no cassette was kept${
+      inPlace ? "" : ` (${writer.path} is unchanged)`
+    }`,
   );
 }

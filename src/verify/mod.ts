@@ -20,6 +20,7 @@ import { describeTarget, openTransport } from "../client/target.ts";
 import type { ServerTarget } from "../client/target.ts";
 import { DEFAULT_REQUEST_TIMEOUT_MS } from "../client/connection.ts";
 import { buildPlan } from "./plan.ts";
+import type { VerifyPlan } from "./plan.ts";
 import { compileIgnorePaths } from "./normalize.ts";
 import { runVerify } from "./run.ts";
 import type { VerifyReport } from "./run.ts";
@@ -32,6 +33,7 @@ export * from "./grade.ts";
 export * from "./run.ts";
 export * from "./report.ts";
 export * from "./update.ts";
+export * from "./identity.ts";
 
 /** Options for {@linkcode verifyCassette}. */
 export interface VerifyOptions {
@@ -41,16 +43,21 @@ export interface VerifyOptions {
   ignorePaths?: string[];
   allowReorder?: boolean;
   allowDestructive?: boolean;
+  /** Grade a changed `serverInfo.version` as a regression (by default it is information). */
+  versionIsRegression?: boolean;
   /** Write the live session as the new cassette at this path. */
   updatePath?: string;
   /** Name of the server in reports (default: its command line or URL). */
   serverName?: string;
+  /** Cuts the plan down before anything is sent (`--script`). */
+  choose?: (plan: VerifyPlan) => VerifyPlan;
 }
 
 /** Loads, plans, runs and grades; optionally writes the fresh cassette. */
 export async function verifyCassette(options: VerifyOptions): Promise<VerifyReport> {
   const cassette = await loadCassette(options.cassette);
-  const plan = buildPlan(cassette, { allowDestructive: options.allowDestructive });
+  const built = buildPlan(cassette, { allowDestructive: options.allowDestructive });
+  const plan = options.choose ? options.choose(built) : built;
   const entries: Entry[] = [];
   const report = await runVerify(plan, {
     cassettePath: options.cassette,
@@ -59,6 +66,7 @@ export async function verifyCassette(options: VerifyOptions): Promise<VerifyRepo
     timeoutMs: options.timeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS,
     ignore: compileIgnorePaths(options.ignorePaths ?? []),
     allowReorder: options.allowReorder ?? false,
+    versionIsRegression: options.versionIsRegression ?? false,
     onEntry: options.updatePath !== undefined ? (entry) => entries.push(entry) : undefined,
   });
   if (options.updatePath !== undefined) {

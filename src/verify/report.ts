@@ -77,6 +77,15 @@ export function gradeLine(report: VerifyReport): string {
   return `grade ${grade.letter} (${grade.score.toFixed(1)}/100${capped})`;
 }
 
+/** The information lines under an exchange: differences expected of a new build, not graded. */
+function infoLines(exchange: ExchangeResult, color: boolean): string[] {
+  return (exchange.info ?? []).map((difference) =>
+    `         ${paint("info", "dim", color)} ${
+      describeRegression(difference)
+    } (the build's version, expected to change; --version-is-regression grades it)`
+  );
+}
+
 /** The console report: one line per exchange, details under failures, the grade. */
 export function formatText(report: VerifyReport, options: TextOptions = {}): string {
   const color = options.color ?? false;
@@ -91,6 +100,7 @@ export function formatText(report: VerifyReport, options: TextOptions = {}): str
     }
     if (exchange.status === "pass") {
       lines.push(`  ${paint("PASS", "green", color)} ${exchangeName(exchange)}`);
+      lines.push(...infoLines(exchange, color));
       continue;
     }
     lines.push(
@@ -101,6 +111,7 @@ export function formatText(report: VerifyReport, options: TextOptions = {}): str
     }
     const more = exchange.regressions.length - detailLines;
     if (more > 0) lines.push(`         … and ${more} more`);
+    lines.push(...infoLines(exchange, color));
   }
   const found = REGRESSION_KINDS.filter((kind) => report.kinds[kind] > 0).map((kind) =>
     `${kind} ${report.kinds[kind]}`
@@ -160,11 +171,14 @@ export function formatMarkdown(report: VerifyReport): string {
       : exchange.status === "pass"
       ? "PASS"
       : `FAIL: ${kindsOf(exchange).join(", ")}`;
-    const details = exchange.status === "skip"
-      ? exchange.skipReason ?? ""
-      : exchange.regressions.slice(0, 5).map((regression) =>
+    const details = exchange.status === "skip" ? exchange.skipReason ?? "" : [
+      ...exchange.regressions.slice(0, 5).map((regression) =>
         `\`${escapeMarkdown(describeRegression(regression))}\``
-      ).join("<br>");
+      ),
+      ...(exchange.info ?? []).map((difference) =>
+        `info: \`${escapeMarkdown(describeRegression(difference))}\``
+      ),
+    ].join("<br>");
     lines.push(`| ${exchange.index} | \`${request}\` | ${result} | ${details} |`);
   }
   if (grade.capped) lines.push("", "A request got no answer, so the grade is capped at D.");

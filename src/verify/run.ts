@@ -20,6 +20,7 @@ import type { IgnorePattern } from "./normalize.ts";
 import { gradeExchanges } from "./grade.ts";
 import type { Grade } from "./grade.ts";
 import type { PlannedSession, RequestStep, VerifyPlan } from "./plan.ts";
+import { splitIdentity } from "./identity.ts";
 
 /** The outcome of one recorded exchange. */
 export interface ExchangeResult {
@@ -30,6 +31,8 @@ export interface ExchangeResult {
   status: "pass" | "fail" | "skip";
   skipReason?: string;
   regressions: Regression[];
+  /** Differences shown but not graded: the build's own version in its initialize answer. */
+  info?: Regression[];
 }
 
 /** Everything `verify` found. Holds no timings, so reruns compare equal. */
@@ -57,6 +60,8 @@ export interface RunOptions {
   timeoutMs: number;
   ignore: readonly IgnorePattern[];
   allowReorder: boolean;
+  /** Grade a changed `serverInfo.version` as a regression instead of information. */
+  versionIsRegression?: boolean;
   /** Receives every live frame, for writing a fresh cassette. */
   onEntry?: (entry: LiveEntry) => void;
 }
@@ -136,7 +141,10 @@ async function runSession(
         results.push({ ...base, status: "skip", skipReason: step.skip, regressions: [] });
         continue;
       }
-      const regressions = await runStep(connection, step, options);
+      const found = await runStep(connection, step, options);
+      const { regressions, info } = options.versionIsRegression
+        ? { regressions: found, info: [] }
+        : splitIdentity(step.method, found);
       if (first && connection.framesReceived === 0 && connection.isEnded) {
         // Not one frame before the end: the server never came up.
         await transport.closed; // rethrows a start failure as it is
@@ -151,7 +159,12 @@ async function runSession(
         // An HTTP server that refuses the very first request is not a regression to grade.
         throw new ServerUnreachableError(unreachable.note!);
       }
-      results.push({ ...base, status: regressions.length === 0 ? "pass" : "fail", regressions });
+      results.push({
+        ...base,
+        status: regressions.length === 0 ? "pass" : "fail",
+        regressions,
+        ...(info.length > 0 ? { info } : {}),
+      });
     }
   } finally {
     await connection.close().catch(() => {});

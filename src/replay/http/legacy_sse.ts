@@ -16,7 +16,7 @@ import { ErrorCode } from "../../jsonrpc.ts";
 import type { Json, JsonObject, JsonRpcMessage } from "../../jsonrpc.ts";
 import type { SseEvent } from "../../framing/sse.ts";
 import { accepts, mediaType } from "../../http/headers.ts";
-import { jsonRpcHttpError, readBodyCapped } from "../../http/body.ts";
+import { errorReply, readBodyCapped } from "../../http/body.ts";
 import type { ReplayEngine } from "../engine.ts";
 import type { ReplaySession } from "../session.ts";
 import type { Outlet } from "../outlet.ts";
@@ -134,16 +134,19 @@ export class LegacySseFrontEnd {
   /** GET: a new session, announced by its `endpoint` event. */
   #open(request: Request): Response {
     if (!accepts(request.headers.get("accept"), "text/event-stream")) {
-      return jsonRpcHttpError(
-        406,
-        null,
-        ErrorCode.InvalidRequest,
-        "Not Acceptable: Accept must list text/event-stream",
-      );
+      return errorReply({
+        status: 406,
+        code: ErrorCode.InvalidRequest,
+        message: "Not Acceptable: Accept must list text/event-stream",
+      });
     }
     const channel = this.host.openChannel();
     if (!channel) {
-      return jsonRpcHttpError(503, null, ErrorCode.InternalError, "Too many open streams");
+      return errorReply({
+        status: 503,
+        code: ErrorCode.InternalError,
+        message: "Too many open streams",
+      });
     }
     const id = randomId();
     const session = new SseSession(id, this.engine.openSession(), channel);
@@ -171,48 +174,52 @@ export class LegacySseFrontEnd {
   async #post(request: Request, url: URL): Promise<Response> {
     const id = url.searchParams.get(SESSION_PARAM);
     if (!id) {
-      return jsonRpcHttpError(
-        400,
-        null,
-        ErrorCode.InvalidRequest,
-        `Bad Request: the ${SESSION_PARAM} query parameter is required`,
-      );
+      return errorReply({
+        status: 400,
+        code: ErrorCode.InvalidRequest,
+        message: `Bad Request: the ${SESSION_PARAM} query parameter is required`,
+      });
     }
     const session = this.#sessions.get(id);
     if (!session) {
-      return jsonRpcHttpError(404, null, ErrorCode.InvalidRequest, `Session not found: ${id}`);
+      return errorReply({
+        status: 404,
+        code: ErrorCode.InvalidRequest,
+        message: `Session not found: ${id}`,
+      });
     }
     if (mediaType(request.headers.get("content-type")) !== "application/json") {
-      return jsonRpcHttpError(
-        415,
-        null,
-        ErrorCode.InvalidRequest,
-        "Unsupported Media Type: Content-Type must be application/json",
-      );
+      return errorReply({
+        status: 415,
+        code: ErrorCode.InvalidRequest,
+        message: "Unsupported Media Type: Content-Type must be application/json",
+      });
     }
     const read = await readBodyCapped(request, this.host.maxBodyBytes);
     if (read.tooLarge) {
-      return jsonRpcHttpError(413, null, ErrorCode.InvalidRequest, "Payload Too Large");
+      return errorReply({
+        status: 413,
+        code: ErrorCode.InvalidRequest,
+        message: "Payload Too Large",
+      });
     }
     let body: Json;
     try {
       body = JSON.parse(new TextDecoder().decode(read.bytes)) as Json;
     } catch {
-      return jsonRpcHttpError(
-        400,
-        null,
-        ErrorCode.ParseError,
-        "Parse error: the body is not valid JSON",
-      );
+      return errorReply({
+        status: 400,
+        code: ErrorCode.ParseError,
+        message: "Parse error: the body is not valid JSON",
+      });
     }
     const messages = Array.isArray(body) ? body : [body];
     if (messages.length === 0 || !messages.every(isObject)) {
-      return jsonRpcHttpError(
-        400,
-        null,
-        ErrorCode.InvalidRequest,
-        "Invalid Request: not a JSON-RPC message",
-      );
+      return errorReply({
+        status: 400,
+        code: ErrorCode.InvalidRequest,
+        message: "Invalid Request: not a JSON-RPC message",
+      });
     }
     for (const message of messages) this.#receive(session, message);
     return new Response("Accepted", { status: 202, headers: { "content-type": "text/plain" } });

@@ -1,0 +1,37 @@
+/**
+ * What the era front ends (./legacy.ts, ./modern.ts) and the reply
+ * (./reply.ts) use of the HTTP replay server (./server.ts), so that none of
+ * them imports it.
+ *
+ * @module
+ */
+import type { Json, JsonObject } from "../../jsonrpc.ts";
+import type { ReplayEngine } from "../engine.ts";
+import type { ReplaySession } from "../session.ts";
+import type { SseChannel } from "./channel.ts";
+import type { ExchangeIndex } from "./exchanges.ts";
+import type { LiveSession } from "./live_session.ts";
+import type { HttpServeOptions } from "./options.ts";
+
+/** The server's shared pieces. */
+export interface HttpHost {
+  readonly engine: ReplayEngine;
+  readonly options: HttpServeOptions;
+  readonly index: ExchangeIndex;
+  /** A new SSE stream, or undefined when the most allowed are open. */
+  openChannel(): SseChannel | undefined;
+  /** The shared POST checks (Accept, Content-Type, size, JSON): the body, or the refusal. */
+  readPost(request: Request): Promise<{ body: Json } | { error: Response }>;
+  /** Replays one request; resolves with its response once the first byte of it is known. */
+  replyTo(
+    live: LiveSession | undefined,
+    message: JsonObject,
+    headers: Record<string, string>,
+    replay?: ReplaySession,
+  ): Promise<Response>;
+}
+
+/** A JSON-RPC request: a method and a non-null id. */
+export function isRequest(message: JsonObject): boolean {
+  return typeof message.method === "string" && "id" in message && message.id !== null;
+}

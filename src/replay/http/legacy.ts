@@ -1,0 +1,297 @@
+/**
+ * The legacy era (2025-03-26 … 2025-11-25) over Streamable HTTP:
+ * `initialize` opens a session (a fresh `Mcp-Session-Id` when the recording
+ * had them), each new client session is served from the next recorded one,
+ * the GET stream delivers the recorded unsolicited messages, `Last-Event-ID`
+ * resumes, DELETE ends a session, and a batch is answered as one array.
+ *
+ * @module
+ */
+import { randomId } from "../../http/random_id.ts";
+import { accepts } from "../../http/headers.ts";
+import { errorReply, jsonResponse } from "../../http/body.ts";
+import { ErrorCode } from "../../jsonrpc.ts";
+import type { JsonObject } from "../../jsonrpc.ts";
+import { isObject } from "../../util.ts";
+import { answerBatch, receiveGuarded } from "../batch.ts";
+import type { Outlet } from "../outlet.ts";
+import { sseEvent } from "./events.ts";
+import type { HttpHost } from "./host.ts";
+import { isRequest } from "./host.ts";
+import { LiveSession } from "./live_session.ts";
+
+/** Legacy protocol revisions the replay server accepts in `MCP-Protocol-Version`. */
+export const LEGACY_VERSIONS = ["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25"];
+const SESSION_NOT_FOUND = -32001;
+
+/** Serves the legacy era's POST, GET and DELETE. */
+export class LegacyHttp {
+  #sessions = new Map<string, LiveSession>();
+  #sessionless: LiveSession | undefined;
+  #usesSessionIds: boolean;
+
+  constructor(private readonly host: HttpHost) {
+    this.#usesSessionIds = host.engine.episodes.sessions.some((session) =>
+      session.sessionId !== undefined
+    );
+  }
+
+  /** Answers one request of the legacy era. */
+  async handle(request: Request): Promise<Response> {
+    if (request.method === "POST") return await this.#legacyPost(request);
+    if (request.method === "GET") return this.#legacyGet(request);
+    if (request.method === "DELETE") return this.#legacyDelete(request);
+    return new Response(null, { status: 405, headers: { allow: "GET, POST, DELETE" } });
+  }
+
+  /** Closes every live session. */
+  finish(): void {
+    for (const live of this.#sessions.values()) live.close();
+    this.#sessionless?.close();
+  }
+
+  /** The live session a legacy request belongs to, or the refusal. */
+  #legacySession(request: Request): LiveSession | Response {
+    const sessionId = request.headers.get("mcp-session-id");
+    if (!this.#usesSessionIds) {
+      return this.#sessionless ??= new LiveSession(this.host.engine.openSession(), undefined);
+    }
+    if (!sessionId) {
+      return errorReply({
+        status: 400,
+        code: ErrorCode.InvalidRequest,
+        message: "Bad Request: Mcp-Session-Id header is required",
+      });
+    }
+    const live = this.#sessions.get(sessionId);
+    if (!live || live.ended) {
+      return errorReply({ status: 404, code: SESSION_NOT_FOUND, message: "Session not found" });
+    }
+    return live;
+  }
+
+  #checkLegacyVersion(request: Request): Response | undefined {
+    const version = request.headers.get("mcp-protocol-version");
+    if (version !== null && !LEGACY_VERSIONS.includes(version)) {
+      return errorReply({
+        status: 400,
+        code: ErrorCode.InvalidRequest,
+        message: `Bad Request: Unsupported protocol version: ${version} (supported versions: ${
+          LEGACY_VERSIONS.join(", ")
+        })`,
+      });
+    }
+    return undefined;
+  }
+
+  async #legacyPost(request: Request): Promise<Response> {
+    const read = await this.host.readPost(request);
+    if ("error" in read) return read.error;
+    const messages = Array.isArray(read.body) ? read.body : [read.body];
+    const batch = Array.isArray(read.body) && read.body.length > 0;
+    if (!batch && !messages.every(isObject)) {
+      return errorReply({
+        status: 400,
+        code: ErrorCode.InvalidRequest,
+        message: "Invalid Request: not a JSON-RPC message",
+      });
+    }
+    const objects = messages.filter(isObject) as JsonObject[];
+    const initialize = objects.find((message) =>
+      message.method === "initialize" && isRequest(message)
+    );
+    let live: LiveSession;
+    if (initialize) {
+      if (objects.length > 1) {
+        return errorReply({
+          status: 400,
+          code: ErrorCode.InvalidRequest,
+          message: "Invalid Request: initialize must be sent alone",
+        });
+      }
+      const sessionId = this.#usesSessionIds ? randomId() : undefined;
+      live = new LiveSession(this.host.engine.openSession(), sessionId);
+      if (sessionId) this.#sessions.set(sessionId, live);
+      else {
+        this.#sessionless?.close();
+        this.#sessionless = live;
+      }
+    } else {
+      const found = this.#legacySession(request);
+      if (found instanceof Response) return found;
+      live = found;
+      const refused = this.#checkLegacyVersion(request);
+      if (refused) return refused;
+    }
+    if (batch && (messages.length > 1 || !isObject(messages[0]))) {
+      return await this.#batch(live, messages);
+    }
+    const requests = objects.filter(isRequest);
+    if (requests.length === 0) {
+      for (const message of objects) this.#receiveBackground(live, message);
+      return new Response(null, { status: 202, headers: sessionHeaders(live) });
+    }
+    if (objects.length > 1) return await this.#batch(live, objects);
+    return await this.host.replyTo(live, objects[0], sessionHeaders(live));
+  }
+
+  /** A message whose outputs, if any, belong on the GET stream (notifications, client answers). */
+  #receiveBackground(live: LiveSession, message: JsonObject) {
+    if (typeof message.method === "string") live.triggers++;
+    receiveGuarded(live.replay, message, this.#background(live), this.host.options.log)
+      .finally(() => live.pump());
+    live.pump();
+  }
+
+  /** Where what a background message causes goes: the session's GET stream. */
+  #background(live: LiveSession): Outlet {
+    return {
+      send: (msg, sse, text) =>
+        Promise.resolve(
+          live.sendOnGet(sseEvent(text ?? JSON.stringify(msg), sse ?? { stream: "get" })),
+        ),
+      raw: (text, sse) => Promise.resolve(live.sendOnGet(sseEvent(text, sse))),
+      event: (data, sse) => Promise.resolve(live.sendOnGet(sseEvent(data, sse))),
+      fault: () => Promise.resolve(false),
+    };
+  }
+
+  /** A 2025-03-26 batch: the answers go back as one JSON array (see ./replay/batch.ts). */
+  async #batch(live: LiveSession, messages: unknown[]): Promise<Response> {
+    for (const message of messages) {
+      if (isObject(message) && typeof message.method === "string") live.triggers++;
+    }
+    const answers = await answerBatch(
+      live.replay,
+      messages,
+      this.#background(live),
+      this.host.options.log,
+    );
+    live.pump();
+    if (answers === undefined) {
+      return new Response(null, { status: 202, headers: sessionHeaders(live) });
+    }
+    return jsonResponse(answers, 200, sessionHeaders(live));
+  }
+
+  #legacyGet(request: Request): Response {
+    if (!accepts(request.headers.get("accept"), "text/event-stream")) {
+      return errorReply({
+        status: 406,
+        code: ErrorCode.InvalidRequest,
+        message: "Not Acceptable: Accept must list text/event-stream",
+      });
+    }
+    const found = this.#legacySession(request);
+    if (found instanceof Response) return found;
+    const live = found;
+    const refused = this.#checkLegacyVersion(request);
+    if (refused) return refused;
+    const lastEventId = request.headers.get("last-event-id");
+    if (lastEventId !== null) return this.#resume(live, lastEventId);
+    const recorded = live.recording;
+    const status = recorded ? this.host.index.getStatus.get(recorded.id) : undefined;
+    const serveStream = status === undefined
+      ? (recorded?.standalone.length ?? 0) > 0
+      : status === 200;
+    if (!serveStream) {
+      return new Response(null, {
+        status: status && status !== 200 ? status : 405,
+        headers: { allow: "POST, DELETE" },
+      });
+    }
+    if (live.get && !live.get.closed) {
+      return errorReply({
+        status: 409,
+        code: ErrorCode.InvalidRequest,
+        message: "Conflict: only one SSE stream is allowed per session",
+      });
+    }
+    const channel = this.host.openChannel();
+    if (!channel) {
+      return errorReply({
+        status: 503,
+        code: ErrorCode.InternalError,
+        message: "Too many open streams",
+      });
+    }
+    live.get = channel;
+    // Recorded servers prime the stream; so does the replay, to flush the headers.
+    channel.writeText(": stream open\n\n");
+    live.pump();
+    return new Response(channel.body, {
+      status: 200,
+      headers: {
+        ...sessionHeaders(live),
+        "content-type": "text/event-stream",
+        "cache-control": "no-cache",
+        "x-accel-buffering": "no",
+      },
+    });
+  }
+
+  /** GET with Last-Event-ID: the rest of that stream, as recorded. */
+  #resume(live: LiveSession, lastEventId: string): Response {
+    const at = live.log.findIndex((event) => event.id === lastEventId);
+    if (at < 0) {
+      return errorReply({
+        status: 404,
+        code: ErrorCode.InvalidRequest,
+        message: `Unknown Last-Event-ID ${lastEventId}`,
+      });
+    }
+    const stream = live.log[at].stream;
+    const channel = this.host.openChannel();
+    if (!channel) {
+      return errorReply({
+        status: 503,
+        code: ErrorCode.InternalError,
+        message: "Too many open streams",
+      });
+    }
+    const resent = new Set<string>();
+    for (const event of live.log.slice(at + 1)) {
+      if (event.stream !== stream) continue;
+      channel.writeText(event.text);
+      resent.add(event.text);
+    }
+    const detached = live.detached.get(stream);
+    if (detached) {
+      // Events with an id are in the log as well as the queue: send each once.
+      for (const text of detached.queue.splice(0)) if (!resent.has(text)) channel.writeText(text);
+      if (detached.done) channel.close();
+      else detached.target = channel;
+    } else if (stream === 0) {
+      live.get?.close();
+      live.get = channel;
+      live.pump();
+    } else {
+      channel.close();
+    }
+    return new Response(channel.body, {
+      status: 200,
+      headers: {
+        ...sessionHeaders(live),
+        "content-type": "text/event-stream",
+        "cache-control": "no-cache",
+      },
+    });
+  }
+
+  #legacyDelete(request: Request): Response {
+    const found = this.#legacySession(request);
+    if (found instanceof Response) return found;
+    found.close();
+    this.host.engine.release(found.replay);
+    if (found === this.#sessionless) this.#sessionless = undefined;
+    // A deleted session is forgotten: a later request with its id gets 404
+    // as an unknown one does. Keeping deleted sessions (or only their ids)
+    // made a long-running replay grow with every session it served.
+    if (found.sessionId) this.#sessions.delete(found.sessionId);
+    return new Response(null, { status: 200 });
+  }
+}
+
+function sessionHeaders(live: LiveSession | undefined): Record<string, string> {
+  return live?.sessionId ? { "mcp-session-id": live.sessionId } : {};
+}

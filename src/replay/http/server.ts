@@ -1,0 +1,181 @@
+/**
+ * The HTTP replay server: a small router over the era's front end (legacy
+ * Streamable HTTP, the stateless era, or HTTP+SSE), with the pieces they
+ * share — the POST checks, the recorded well-known metadata, SSE stream
+ * accounting and the reply to one request.
+ *
+ * @module
+ */
+import { accepts, mediaType } from "../../http/headers.ts";
+import { errorReply, jsonResponse, readTextCapped } from "../../http/body.ts";
+import { checkHostAndOrigin, originFor } from "../../http/guard.ts";
+import type { ListenAddress } from "../../http/guard.ts";
+import { ErrorCode } from "../../jsonrpc.ts";
+import type { Json, JsonObject } from "../../jsonrpc.ts";
+import { receiveGuarded } from "../batch.ts";
+import type { ReplayEngine } from "../engine.ts";
+import type { ReplaySession } from "../session.ts";
+import { SseChannel } from "./channel.ts";
+import { indexExchanges } from "./exchanges.ts";
+import type { ExchangeIndex } from "./exchanges.ts";
+import type { HttpHost } from "./host.ts";
+import { LegacyHttp } from "./legacy.ts";
+import { LegacySseFrontEnd, recordedStreamPath } from "./legacy_sse.ts";
+import type { LiveSession } from "./live_session.ts";
+import { ModernHttp } from "./modern.ts";
+import type { HttpServeOptions } from "./options.ts";
+import { Reply } from "./reply.ts";
+
+/** The replay server's state. */
+export class HttpReplayServer implements HttpHost {
+  readonly index: ExchangeIndex;
+  #openStreams = 0;
+  /** Set when the cassette was recorded on HTTP+SSE: that transport is served instead. */
+  readonly legacySse: LegacySseFrontEnd | undefined;
+  #legacy: LegacyHttp | undefined;
+  #modern: ModernHttp | undefined;
+  bound: ListenAddress = { hostname: "127.0.0.1", port: 0 };
+
+  constructor(readonly engine: ReplayEngine, readonly options: HttpServeOptions) {
+    this.index = indexExchanges(engine.cassette);
+    if (engine.cassette.header.transport === "sse") {
+      this.legacySse = new LegacySseFrontEnd(engine, {
+        openChannel: () => this.openChannel(),
+        maxBodyBytes: options.maxBodyBytes ?? 4 * 1024 * 1024,
+        log: options.log,
+      });
+    } else if (engine.era === "modern") this.#modern = new ModernHttp(this);
+    else this.#legacy = new LegacyHttp(this);
+  }
+
+  /** The path the client is to use: the recorded one. */
+  get path(): string {
+    const cassette = this.engine.cassette;
+    return this.legacySse
+      ? pathOf(cassette.header.server.url) ?? recordedStreamPath(cassette) ?? "/sse"
+      : this.index.path ?? pathOf(cassette.header.server.url) ?? "/mcp";
+  }
+
+  openChannel(): SseChannel | undefined {
+    if (this.#openStreams >= (this.options.maxStreams ?? 1024)) return undefined;
+    const channel = new SseChannel();
+    this.#openStreams++;
+    channel.onClose(() => this.#openStreams--);
+    return channel;
+  }
+
+  async handle(request: Request): Promise<Response> {
+    const refused = checkHostAndOrigin(request, this.bound);
+    if (refused) {
+      return errorReply({
+        status: refused.status,
+        code: ErrorCode.InvalidRequest,
+        message: refused.message,
+      });
+    }
+    // Only metadata and HTTP+SSE need the parsed URL; the rest pass on the path's prefix.
+    const url = request.url;
+    if (url.startsWith("/.well-known/", url.indexOf("/", url.indexOf("//") + 2))) {
+      return this.#wellKnown(new URL(url));
+    }
+    if (this.legacySse) return await this.legacySse.handle(request, new URL(url));
+    if (this.#modern) return await this.#modern.handle(request);
+    return await this.#legacy!.handle(request);
+  }
+
+  /** Serves recorded well-known metadata, as recorded; 404 otherwise. */
+  #wellKnown(url: URL): Response {
+    for (const exchange of this.index.exchanges.values()) {
+      if (
+        exchange.request?.method === "GET" && exchange.request.path === url.pathname + url.search &&
+        exchange.response?.text
+      ) {
+        const origin = originFor(this.bound.hostname, this.bound.port);
+        const text = exchange.response.text.replace(
+          /"resource"\s*:\s*"https?:\/\/[^/"]+/,
+          `"resource":"${origin}`,
+        );
+        return jsonResponse(text, exchange.response.status);
+      }
+    }
+    return new Response("Not Found", { status: 404 });
+  }
+
+  /** Shared POST checks: Accept, Content-Type, size, JSON. */
+  async readPost(request: Request): Promise<{ body: Json } | { error: Response }> {
+    const accept = request.headers.get("accept");
+    if (!accepts(accept, "application/json") || !accepts(accept, "text/event-stream")) {
+      return {
+        error: errorReply({
+          status: 406,
+          code: ErrorCode.InvalidRequest,
+          message: "Not Acceptable: Accept must list application/json and text/event-stream",
+        }),
+      };
+    }
+    if (mediaType(request.headers.get("content-type")) !== "application/json") {
+      return {
+        error: errorReply({
+          status: 415,
+          code: ErrorCode.InvalidRequest,
+          message: "Unsupported Media Type: Content-Type must be application/json",
+        }),
+      };
+    }
+    const read = await readTextCapped(request, this.options.maxBodyBytes ?? 4 * 1024 * 1024);
+    if (read.tooLarge) {
+      return {
+        error: errorReply({
+          status: 413,
+          code: ErrorCode.InvalidRequest,
+          message: "Payload Too Large",
+        }),
+      };
+    }
+    try {
+      return { body: JSON.parse(read.text) as Json };
+    } catch {
+      return {
+        error: errorReply({
+          status: 400,
+          code: ErrorCode.ParseError,
+          message: "Parse error: the body is not valid JSON",
+        }),
+      };
+    }
+  }
+
+  /** Replays one request; resolves with its response once the first byte of it is known. */
+  replyTo(
+    live: LiveSession | undefined,
+    message: JsonObject,
+    headers: Record<string, string>,
+    replay?: ReplaySession,
+  ): Promise<Response> {
+    const session = replay ?? live!.replay;
+    if (live) live.triggers++;
+    const reply = new Reply(live, message.id as Json, headers, this);
+    const finish = () => {
+      reply.finish();
+      live?.pump();
+    };
+    receiveGuarded(session, message, reply, this.options.log).then(finish);
+    live?.pump();
+    return reply.response;
+  }
+
+  /** Ends every live session and stream. */
+  finish(): void {
+    this.legacySse?.finish();
+    this.#legacy?.finish();
+  }
+}
+
+function pathOf(url: string | undefined): string | undefined {
+  if (!url) return undefined;
+  try {
+    return new URL(url).pathname;
+  } catch {
+    return undefined;
+  }
+}

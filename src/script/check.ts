@@ -1,0 +1,44 @@
+/**
+ * `check --script`: the playbook's client shakes hands (its name and
+ * capabilities, its answers to the server's requests), and once the surface
+ * is listed its steps run; each step that fails is an error finding.
+ *
+ * @module
+ */
+import type { CheckScript } from "../check/run.ts";
+import type { OptionValues } from "../cli/command.ts";
+import { flag, stringOption } from "../cli/command.ts";
+import { UsageError } from "../errors.ts";
+import { loadPlaybook } from "./playbook.ts";
+import type { Playbook } from "./playbook.ts";
+import { playbookConnectionOptions, playbookHandshake, runSteps } from "./runner.ts";
+
+/** The hooks `runCheck` takes, for this playbook. */
+export function checkScript(playbook: Playbook, stopOnError: boolean): CheckScript {
+  return {
+    connection: playbookConnectionOptions(playbook),
+    handshake: playbookHandshake(playbook),
+    async run(connection, timeoutMs) {
+      const steps = await runSteps(connection, playbook, { timeoutMs, stopOnError });
+      return steps.filter((step) => step.status !== "ok").map((step) => ({
+        severity: step.status === "failed" ? "error" as const : "warning" as const,
+        where: `${playbook.file} step ${step.number} (${step.label})`,
+        message: step.status === "failed"
+          ? `the step failed: ${step.detail}`
+          : `not run: ${step.detail}`,
+      }));
+    },
+  };
+}
+
+/** The `check --script` hooks the flags ask for, or undefined without `--script`. */
+export async function checkScriptFromFlags(
+  values: OptionValues,
+): Promise<CheckScript | undefined> {
+  const file = stringOption(values, "script");
+  if (file === undefined) {
+    if (flag(values, "stop-on-error")) throw new UsageError("--stop-on-error needs --script");
+    return undefined;
+  }
+  return checkScript(await loadPlaybook(file), flag(values, "stop-on-error"));
+}
