@@ -192,3 +192,20 @@ test("bad input: one line naming the file and the problem, exit 2, nothing writt
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test("a cassette whose last line was torn by a crash is shown, the torn line named in the header", async () => {
+  const dir = tempDir();
+  try {
+    const file = path.join(dir, "torn.cassette.jsonl");
+    const lines = toolCassette({ calls: 2 });
+    writeFileSync(file, lines.join("\n") + '\n{"type":"message","t":99,"dir":"s2c","msg":{"jsonr');
+    const out = path.join(dir, "torn.html");
+    const result = await run([...CLI, "view", file, "-o", out]);
+    assert.equal(result.code, 0, result.stderr);
+    const html = readFileSync(out, "utf8");
+    assert.match(html, new RegExp(`<dt>torn last line</dt><dd>line ${lines.length + 1}</dd>`));
+    assert.equal(embedded(html, "mc-lines").split("\n").length, lines.length - 1);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
