@@ -52,7 +52,7 @@ try {
   const line = readFileSync(cassette, "utf8").split("\n")
     .findIndex((text) => text.includes('"method":"sampling/createMessage"')) + 1;
   const { page } = await browser.open(html, { width: 1440, hash: `#frame-${line}` });
-  await page.setViewport({ width: 1440, height: 1250 });
+  await page.setViewport({ width: 1440, height: 1350 });
   await page.evaluate("window.scrollTo(0, 0)");
   await page.screenshot({ path: values.out! as `${string}.png` });
   console.log(`Wrote ${values.out}${reports.length > 0 ? " (with a replay report)" : ""}`);

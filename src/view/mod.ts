@@ -88,7 +88,7 @@ ${reportSection(reports)}
 <select id="tool" aria-label="tool"><option value="">every tool</option></select>
 <span id="count" class="muted"></span>
 <span class="legend"><span class="chip request">\u2192 request</span><span class="chip answer">\u2190 answer</span><span class="chip error">\u2190 error</span><span class="chip server-request">\u21e0 server request</span><span class="chip notification">\u2022 notification</span><span class="chip raw">\u00b6 raw</span><span class="chip session">\u25c6 session</span><span class="chip http">\u2261 http</span></span></div>
-<div id="main"><div id="tl" tabindex="0"><div id="tlhead"><span>line</span><span>t</span><span class="ses">session</span><span style="text-align:right">client</span><span>server</span><span>answer took</span><span>report</span></div>
+<div id="main"><div id="tl" tabindex="0"><div id="tlhead"><span>line</span><span>t</span><span class="ses">session</span><span style="text-align:right">client</span><span>server</span><span>answer took</span><span class="st">report</span></div>
 <div id="spacer"><div id="rows"></div></div></div>
 <aside id="detail"></aside></div>
 <footer>mcp-cassette view \u00b7 frame links: #frame-LINE (the cassette line)</footer>

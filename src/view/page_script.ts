@@ -26,6 +26,7 @@ var rowsEl = document.getElementById("rows");
 var detail = document.getElementById("detail");
 var qEl = document.getElementById("q"), methodEl = document.getElementById("method");
 var toolEl = document.getElementById("tool"), countEl = document.getElementById("count");
+var controls = document.getElementById("controls"), mainEl = document.getElementById("main");
 var view = [], selected = -1, hoverPair = -1, maxLat = 0;
 
 function esc(s) {
@@ -127,11 +128,14 @@ var ARROW = { request: "\u2192", answer: "\u2190", error: "\u2190", "server-requ
 function chip(f) {
   var arrow = ARROW[f.kind] || "";
   var dirArrow = (f.kind === "answer" || f.kind === "error") && f.lane === "c" ? "\u2192" : arrow;
-  var h = '<span class="chip ' + f.kind + '">' + dirArrow + " " + esc(f.label || f.kind);
-  if (f.tool) h += " <b>" + esc(f.tool) + "</b>";
-  else if (f.detailText) h += " <b>" + esc(f.detailText.slice(0, 60)) + "</b>";
-  if (f.id !== undefined) h += ' <i>#' + esc(JSON.stringify(f.id)) + "</i>";
-  h += "</span>";
+  var label = f.label || f.kind;
+  var named = f.tool || (f.detailText ? f.detailText.slice(0, 60) : "");
+  var id = f.id !== undefined ? "#" + JSON.stringify(f.id) : "";
+  var title = label + (named ? " " + named : "") + (id ? " " + id : "");
+  // What tells calls apart (the tool, the prompt, the URI) comes first: a narrow lane cuts the end.
+  var h = '<span class="chip ' + f.kind + '" title="' + esc(title) + '">' + dirArrow + " " +
+    (named ? "<b>" + esc(named) + "</b> <i>" + esc(label) + "</i>" : esc(label)) +
+    (id ? " <i>" + esc(id) + "</i>" : "") + "</span>";
   if (f.pair >= 0) {
     var other = frames[f.pair];
     h += ' <a class="pairlink" href="#frame-' + other.line + '">' + (f.kind === "request" || f.kind === "server-request" ? "\u21b3 " : "\u21b0 ") + other.line + "</a>";
@@ -151,6 +155,10 @@ function rowHtml(f) {
   var st = f.status ? '<span class="badge ' + f.status + '">' + STATUS_TEXT[f.status] + "</span>" : "";
   return '<div class="' + cls + '" data-i="' + f.i + '"><a class="ln" href="#frame-' + f.line + '">' + f.line + '</a><span class="t">' + ms(f.t) +
     '</span><span class="ses">' + esc(f.s || "default") + "</span>" + lane + '<span class="lat">' + lat + '</span><span class="st">' + st + "</span></div>";
+}
+// The timeline and the frame fill the window below the controls, whose height depends on the width.
+function fit() {
+  mainEl.style.height = Math.max(420, window.innerHeight - controls.offsetHeight) + "px";
 }
 function render() {
   var top = tl.scrollTop, h = tl.clientHeight || 600;
@@ -220,7 +228,7 @@ function fromHash() {
   var m = /^#frame-(\d+)$/.exec(location.hash);
   if (!m) return;
   var i = byLine[Number(m[1])];
-  if (i !== undefined) { select(i, true); tl.scrollIntoView({ block: "nearest" }); }
+  if (i !== undefined) { select(i, true); controls.scrollIntoView({ block: "start" }); }
 }
 function textOf(i) {
   if (lower[i] === undefined) lower[i] = raw[i].replace(/<\\\//g, "</").toLowerCase();
@@ -251,7 +259,7 @@ function wire() {
   options(methodEl, Object.keys(methods));
   options(toolEl, Object.keys(tools));
   tl.addEventListener("scroll", schedule, { passive: true });
-  window.addEventListener("resize", schedule);
+  window.addEventListener("resize", function () { fit(); schedule(); });
   var timer = 0;
   qEl.addEventListener("input", function () { clearTimeout(timer); timer = setTimeout(applyFilter, frames.length > 20000 ? 200 : 60); });
   methodEl.addEventListener("change", applyFilter);
@@ -273,7 +281,7 @@ function wire() {
       methodEl.value = tr.getAttribute("data-method") || "";
       toolEl.value = tr.getAttribute("data-tool") || "";
       applyFilter();
-      tl.scrollIntoView({ block: "start" });
+      controls.scrollIntoView({ block: "start" });
     });
   });
   tl.addEventListener("keydown", function (ev) {
@@ -293,6 +301,8 @@ function wire() {
 }
 build();
 if (meta.sessions <= 1) document.body.classList.add("one-session");
+if (!meta.report) document.body.classList.add("no-report");
+fit();
 wire();
 applyFilter();
 fromHash();

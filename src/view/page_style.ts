@@ -40,11 +40,11 @@ code, pre, .chip, .ln, .t, .latl { font-family: ui-monospace, SFMono-Regular, Me
 .badge { display: inline-block; padding: 0 6px; border-radius: 8px; font-size: 11px; font-weight: 600; color: #fff; line-height: 17px; }
 .badge.played { background: var(--s); } .badge.inexact { background: var(--note); }
 .badge.repeated { background: var(--srv); } .badge.never { background: #9aa0a6; } .badge.miss { background: var(--err); }
-#controls { display: flex; gap: 10px; align-items: center; padding: 8px 18px; flex-wrap: wrap; position: sticky; top: 0; background: var(--bg); z-index: 2; border-top: 1px solid var(--line); }
+#controls { display: flex; gap: 10px; align-items: center; padding: 8px 18px; flex-wrap: wrap; background: var(--bg); border-top: 1px solid var(--line); }
 #controls input { width: 260px; padding: 4px 8px; font: inherit; }
 #controls select { padding: 3px 4px; font: inherit; max-width: 220px; }
 .legend { display: flex; gap: 8px; flex-wrap: wrap; }
-#main { display: grid; grid-template-columns: minmax(0, 1fr) minmax(300px, 32%); gap: 0; height: calc(100vh - 48px); min-height: 420px; border-top: 1px solid var(--line); }
+#main { display: grid; grid-template-columns: minmax(0, 1fr) minmax(280px, 32%); gap: 0; height: calc(100vh - 90px); min-height: 420px; border-top: 1px solid var(--line); }
 #tl { overflow-y: auto; position: relative; outline: none; background: #fff; }
 #tlhead, .row { display: grid; grid-template-columns: 58px 76px 64px minmax(0, 1fr) minmax(0, 1fr) 130px 86px; align-items: center; column-gap: 6px; padding: 0 8px; }
 #tlhead { position: sticky; top: 0; z-index: 1; background: #f3f4f6; height: 24px; font-weight: 600; color: var(--muted); border-bottom: 1px solid var(--line); }
@@ -63,8 +63,11 @@ code, pre, .chip, .ln, .t, .latl { font-family: ui-monospace, SFMono-Regular, Me
 .one-session #tlhead, .one-session .row { grid-template-columns: 58px 76px minmax(0, 1fr) minmax(0, 1fr) 130px 86px; }
 .one-session .ses { display: none; }
 .one-session .lane.both { grid-column: 3 / span 2; }
+.no-report #tlhead, .no-report .row { grid-template-columns: 58px 76px 64px minmax(0, 1fr) minmax(0, 1fr) 120px; }
+.no-report.one-session #tlhead, .no-report.one-session .row { grid-template-columns: 58px 76px minmax(0, 1fr) minmax(0, 1fr) 120px; }
+.no-report .st { display: none; }
 .chip { display: inline-block; padding: 0 7px; border: 1px solid; border-radius: 3px; font-size: 12px; line-height: 19px; max-width: 100%; overflow: hidden; text-overflow: ellipsis; vertical-align: middle; }
-.chip i { color: var(--muted); font-style: normal; }
+.chip i { color: var(--muted); font-style: normal; font-size: 11px; }
 .chip.request { color: var(--c); border-color: var(--c); background: #edf3fc; }
 .chip.answer { color: var(--s); border-color: var(--s); background: #eaf6ef; }
 .chip.error { color: var(--err); border-color: var(--err); background: #fdecec; }
