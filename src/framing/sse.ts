@@ -245,6 +245,63 @@ export class SseParserStream extends TransformStream<Uint8Array | string, SseEve
 }
 
 /**
+ * The incremental parser without a stream around it: bytes (or text) go in
+ * as they arrive, the events they complete come out at once, synchronously.
+ * The recorder uses it to write each event to the cassette before it
+ * forwards the bytes.
+ *
+ * @example
+ * ```ts
+ * const reader = new SseReader();
+ * reader.push(new TextEncoder().encode("data: a\n"));   // []
+ * reader.push(new TextEncoder().encode("\ndata: b\n\n")); // [{ data: "a" }, { data: "b" }]
+ * ```
+ */
+export class SseReader {
+  #decoder = new TextDecoder("utf-8", { ignoreBOM: true });
+  #events: SseEvent[] = [];
+  #parser: SseTextParser;
+
+  constructor(options: SseParserOptions = {}) {
+    this.#parser = new SseTextParser((event) => this.#events.push(event), options.onComment);
+  }
+
+  /** Feeds bytes or text; returns the events they completed. */
+  push(chunk: Uint8Array | string): SseEvent[] {
+    this.#parser.push(
+      typeof chunk === "string"
+        ? this.#decoder.decode() + chunk
+        : this.#decoder.decode(chunk, { stream: true }),
+    );
+    return this.#take();
+  }
+
+  /** Ends the stream: text after the last blank line is discarded, as the spec says. */
+  end(): SseEvent[] {
+    this.#parser.push(this.#decoder.decode());
+    this.#parser.end();
+    return this.#take();
+  }
+
+  /** The stream's last event ID buffer (see {@linkcode SseParserStream.lastEventId}). */
+  get lastEventId(): string | undefined {
+    return this.#parser.lastEventId;
+  }
+
+  /** The last valid `retry` value seen (milliseconds), in any block. */
+  get reconnectionTime(): number | undefined {
+    return this.#parser.reconnectionTime;
+  }
+
+  #take(): SseEvent[] {
+    if (this.#events.length === 0) return [];
+    const events = this.#events;
+    this.#events = [];
+    return events;
+  }
+}
+
+/**
  * Parses a whole event stream held in a string, synchronously. Same rules as
  * {@linkcode SseParserStream}; a final block without its blank line is
  * discarded.

@@ -9,8 +9,6 @@ import type { Match } from "../match/answer_book.ts";
 import { requestKey } from "../match/fingerprint.ts";
 import type { RequestKey } from "../match/fingerprint.ts";
 import type { Fault } from "../faults/types.ts";
-import { pacedDelay } from "../faults/pacing.ts";
-import type { PacingOptions } from "../faults/pacing.ts";
 import { sleep } from "../util.ts";
 import { ServerRequests } from "./asking.ts";
 import type { RecordedSession, Step, Trigger } from "./episodes.ts";
@@ -20,56 +18,12 @@ import type { ReplayOptions } from "./options.ts";
 import type { Outlet } from "./outlet.ts";
 import { countNotification } from "./report.ts";
 import type { RecordingSource, ReportSink } from "./source.ts";
-import { asRecorded, withLiveId, withProgressToken } from "./wire.ts";
-import type { Ready } from "./wire.ts";
-
-const LOG_LEVELS = [
-  "debug",
-  "info",
-  "notice",
-  "warning",
-  "error",
-  "critical",
-  "alert",
-  "emergency",
-];
-const MODERN_VERSION_KEY = "io.modelcontextprotocol/protocolVersion";
-const MODERN_LOG_LEVEL_KEY = "io.modelcontextprotocol/logLevel";
-
-/** State of one live request being served. */
-interface InFlight {
-  cancelled: boolean;
-  /** The live request's progress token, put on recorded progress notifications. */
-  progressToken?: JsonObject[string];
-  /** The modern era's per-request log level ("none" when the request carries none). */
-  logLevel?: string;
-}
+import { withLiveId } from "./wire.ts";
+import { flightOf, livened } from "./flight.ts";
+import type { InFlight } from "./flight.ts";
+import { describe, isChangeNotice, malformedText, paced, settleGap } from "./steps.ts";
 
 type LiveRequest = JsonRpcMessage & { id: JsonRpcId };
-
-function paced(gap: number, pacing: PacingOptions | undefined): number {
-  return pacing ? pacedDelay(gap, pacing) : 0;
-}
-
-/**
- * Even at instant pace, a response that follows notifications waits a moment
- * (2 ms): SDK clients dispatch
- * notifications asynchronously but responses at once, so a progress
- * notification read in the same chunk as its response would be dropped.
- */
-function settleGap(trigger: Trigger): number {
-  return trigger.steps.length === 0 ? 0 : 2;
-}
-
-function metaOf(message: JsonRpcMessage): JsonObject | undefined {
-  const params = message.params as JsonObject | undefined;
-  const meta = params && !Array.isArray(params) ? params._meta : undefined;
-  return meta && typeof meta === "object" && !Array.isArray(meta) ? meta as JsonObject : undefined;
-}
-
-function describe(trigger: Trigger): string {
-  return trigger.key.name ? `${trigger.key.method} ${trigger.key.name}` : trigger.key.method;
-}
 
 /** A replay of one recorded session to one client. */
 export class ReplaySession {
@@ -345,30 +299,10 @@ export class ReplaySession {
       await this.#asked.ask(step, out);
       return;
     }
-    const ready = this.#livened(step, flight);
+    const ready = livened(step, flight, this.#logLevel);
     if (!ready) return;
     if (ready.message.method) countNotification(this.sink.report, ready.message.method);
     await out.send(ready.message, step.sse, ready.text);
-  }
-
-  /** Adapts a recorded notification to this live session, or drops it. */
-  #livened(step: Step & { kind: "message" }, flight: InFlight): Ready | undefined {
-    const message = step.msg;
-    if (message.method === "notifications/progress" && flight.progressToken !== undefined) {
-      return withProgressToken(step, flight.progressToken);
-    }
-    if (message.method === "notifications/message") {
-      const level = (message.params as JsonObject | undefined)?.level;
-      const threshold = flight.logLevel ?? this.#logLevel;
-      if (threshold === "none") return undefined;
-      if (
-        threshold && typeof level === "string" &&
-        LOG_LEVELS.indexOf(level) < LOG_LEVELS.indexOf(threshold)
-      ) {
-        return undefined;
-      }
-    }
-    return asRecorded(step);
   }
 
   async #notification(message: JsonRpcMessage, out: Outlet): Promise<void> {
@@ -409,39 +343,7 @@ export class ReplaySession {
   }
 }
 
-/** The in-flight state of a live request: its progress token and log level. */
-function flightOf(message: JsonRpcMessage): InFlight {
-  const meta = metaOf(message);
-  const flight: InFlight = { cancelled: false, progressToken: meta?.progressToken };
-  if (meta && MODERN_VERSION_KEY in meta) {
-    const level = meta[MODERN_LOG_LEVEL_KEY];
-    flight.logLevel = typeof level === "string" ? level : "none";
-  }
-  return flight;
-}
-
 /** Answers a message that is not valid JSON-RPC. */
 async function invalid(out: Outlet, why: string): Promise<void> {
   await out.send(errorResponse(null, ErrorCode.InvalidRequest, `Invalid request: ${why}`));
-}
-
-/** A notification that something on the server changed. */
-function isChangeNotice(step: Step): boolean {
-  const method = step.kind === "message" ? step.msg.method : undefined;
-  return method !== undefined &&
-    (method.endsWith("/list_changed") || method === "notifications/resources/updated");
-}
-
-function malformedText(ready: Ready, strategy: "truncate" | "not_json" | "wrong_id"): string {
-  const response = ready.message;
-  if (strategy === "wrong_id") {
-    const id = response.id;
-    return JSON.stringify({
-      ...response,
-      id: typeof id === "number" ? id + 1_000_000 : `${id}-wrong`,
-    });
-  }
-  if (strategy === "not_json") return "this is not JSON";
-  const text = ready.text ?? JSON.stringify(response);
-  return text.slice(0, Math.max(1, Math.floor(text.length / 2)));
 }

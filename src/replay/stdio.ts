@@ -10,12 +10,9 @@ import type { Outlet } from "./outlet.ts";
 import { answerBatch, receiveGuarded } from "./batch.ts";
 import type { ReplaySession } from "./session.ts";
 import type { ReplayReport } from "./report.ts";
-import { chunkSource, writeNowOf } from "../runtime/immediate.ts";
-
-const encoder = new TextEncoder();
-
-/** Output the client has not taken yet, beyond which replay stops reading requests. */
-const MAX_UNFLUSHED_BYTES = 1 << 20;
+import { chunkSource } from "../runtime/immediate.ts";
+import type { JsonRpcMessage } from "../jsonrpc.ts";
+import { LineWriter } from "./line_writer.ts";
 
 /** Options of {@linkcode serveStdio}. */
 export interface StdioServeOptions {
@@ -32,59 +29,12 @@ export async function serveStdio(
   engine: ReplayEngine,
   options: StdioServeOptions,
 ): Promise<ReplayReport> {
-  const writeNow = writeNowOf(options.output);
-  const writer = options.output.getWriter();
-  let closed = false;
-  // Writes queue in order on the one writer, so lines never interleave. Bytes
-  // written but not yet taken by the client are counted: past the bound, the
-  // replay stops reading requests until the client catches up.
-  let unflushed = 0;
-  let lastWrite: Promise<void> = Promise.resolve();
-  let drained: (() => void) | undefined;
-  const writeLine = (text: string): Promise<void> => {
-    if (closed) return lastWrite;
-    const bytes = encoder.encode(text + "\n");
-    if (writeNow) return writeAtOnce(bytes);
-    unflushed += bytes.length;
-    lastWrite = writer.write(bytes).then(
-      () => {
-        unflushed -= bytes.length;
-        if (unflushed <= MAX_UNFLUSHED_BYTES) drained?.();
-      },
-      () => {
-        closed = true;
-        drained?.();
-      },
-    );
-    return lastWrite;
-  };
-  /** Written before this returns: nothing is left unflushed. */
-  const writeAtOnce = (bytes: Uint8Array): Promise<void> => {
-    try {
-      writeNow!(bytes);
-    } catch {
-      closed = true; // The client went away.
-    }
-    return lastWrite;
-  };
-  const caughtUp = () => new Promise<void>((resolve) => (drained = resolve));
+  const out = new LineWriter(options.output);
   let disconnect: () => void = () => {};
   const disconnected = new Promise<"disconnected">((resolve) => {
     disconnect = () => resolve("disconnected");
   });
-  const outlet: Outlet = {
-    send: (message, _sse, text) => writeLine(text ?? JSON.stringify(message)),
-    raw: (text) => writeLine(text),
-    fault: (fault) => {
-      if (fault.kind === "disconnect") {
-        closed = true;
-        disconnect();
-        return Promise.resolve(true);
-      }
-      options.log?.(`fault ${fault.kind} has no meaning on stdio; ignored`);
-      return Promise.resolve(false);
-    },
-  };
+  const outlet = stdioOutlet(out, () => disconnect(), options.log);
   const session = engine.openSession();
   await session.open(outlet);
   const inFlight = new Set<Promise<void>>();
@@ -95,50 +45,91 @@ export async function serveStdio(
     );
   };
   const handle = (line: string) => {
-    // A blank line is skipped (one that opens an object or array is not blank: no copy to tell).
-    const first = line.charCodeAt(0);
-    if (first !== 0x7b && first !== 0x5b && line.trim() === "") return;
-    let message: unknown;
-    try {
-      message = JSON.parse(line);
-    } catch {
-      track(
-        outlet.send(
-          errorResponse(null, ErrorCode.ParseError, "Parse error: the line is not valid JSON"),
-        ),
-      );
-      return;
-    }
-    if (Array.isArray(message)) track(sendBatch(session, message, outlet, options.log));
-    else track(receiveGuarded(session, message, outlet, options.log));
+    const work = handleLine(line, session, outlet, options.log);
+    if (work) track(work);
   };
+  const reading = readLines(options.input, out, handle, (error) => track(outlet.send(error)));
+  await Promise.race([reading, disconnected]);
+  if (!out.closed) await Promise.race([Promise.allSettled([...inFlight]), disconnected]);
+  session.close();
+  await out.close();
+  return engine.finish();
+}
+
+/** The engine's outlet on stdio: a line per message, raw text as it is. */
+function stdioOutlet(
+  out: LineWriter,
+  disconnect: () => void,
+  log?: (line: string) => void,
+): Outlet {
+  return {
+    send: (message, _sse, text) => out.write(text ?? JSON.stringify(message)),
+    raw: (text) => out.write(text),
+    fault: (fault) => {
+      if (fault.kind === "disconnect") {
+        out.closed = true;
+        disconnect();
+        return Promise.resolve(true);
+      }
+      log?.(`fault ${fault.kind} has no meaning on stdio; ignored`);
+      return Promise.resolve(false);
+    },
+  };
+}
+
+/** One line from the client: a message, a batch, or a parse error; undefined for a blank line. */
+function handleLine(
+  line: string,
+  session: ReplaySession,
+  outlet: Outlet,
+  log?: (line: string) => void,
+): Promise<void> | undefined {
+  // A blank line is skipped (one that opens an object or array is not blank: no copy to tell).
+  const first = line.charCodeAt(0);
+  if (first !== 0x7b && first !== 0x5b && line.trim() === "") return undefined;
+  let message: unknown;
+  try {
+    message = JSON.parse(line);
+  } catch {
+    return outlet.send(
+      errorResponse(null, ErrorCode.ParseError, "Parse error: the line is not valid JSON"),
+    );
+  }
+  if (Array.isArray(message)) return sendBatch(session, message, outlet, log);
+  return receiveGuarded(session, message, outlet, log);
+}
+
+/**
+ * Reads the client's lines until the input ends or the output closes,
+ * pausing while the client is behind on what it was sent.
+ */
+async function readLines(
+  input: ReadableStream<Uint8Array>,
+  out: LineWriter,
+  handle: (line: string) => void,
+  overlong: (error: JsonRpcMessage) => void,
+): Promise<void> {
   const splitter = new LineSplitter({
-    onOverlong: (error) =>
-      track(outlet.send(errorResponse(null, ErrorCode.InvalidRequest, error.message))),
+    onOverlong: (error) => overlong(errorResponse(null, ErrorCode.InvalidRequest, error.message)),
   });
-  const source = chunkSource(options.input);
-  const reading = (async () => {
-    while (!closed) {
+  const source = chunkSource(input);
+  try {
+    while (!out.closed) {
       const value = await source.next();
       if (value === undefined) break;
       for (const line of splitter.push(value)) {
         // One chunk may hold many requests: wait for the client between them.
-        if (unflushed > MAX_UNFLUSHED_BYTES) await caughtUp();
-        if (closed) break;
+        if (out.behind) await out.caughtUp();
+        if (out.closed) break;
         handle(line);
       }
     }
     const { lines, rest } = splitter.end();
     if (rest !== undefined) lines.push(splitter.finish(rest));
-    for (const line of lines) if (!closed) handle(line);
-  })().catch(() => {});
-  await Promise.race([reading, disconnected]);
-  if (!closed) await Promise.race([Promise.allSettled([...inFlight]), disconnected]);
-  session.close();
-  await lastWrite;
-  closed = true;
-  await writer.close().catch(() => {});
-  return engine.finish();
+    for (const line of lines) if (!out.closed) handle(line);
+  } catch {
+    // The input broke: the session ends as if it had closed.
+  }
 }
 
 /** A batch's answers go back as one array, on one line. */

@@ -7,7 +7,7 @@
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { readFileSync } from "node:fs";
+import { readFileSync, rmSync } from "node:fs";
 import path from "node:path";
 import { CLI, DENO, ROOT, run, tempDir } from "../helpers.ts";
 import { cassetteLines, startBackground, URL_LINE } from "./http_helpers.ts";
@@ -182,4 +182,25 @@ test("v2 client, modern era over stdio: two launches record into one working cas
   );
   assert.deepEqual(await session(["--", ...CLI, "replay", cassette]), live);
   assert.deepEqual(await overHttpReplay(cassette), live);
+  // A session-based client against this stateless-era cassette: the miss names both eras.
+  const legacy = await run([...CLI, "replay", cassette], {
+    input: JSON.stringify({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "initialize",
+      params: {
+        protocolVersion: "2025-11-25",
+        capabilities: {},
+        clientInfo: { name: "old", version: "1" },
+      },
+    }) + "\n",
+  });
+  assert.equal(legacy.code, 3, legacy.stderr);
+  const refusal = JSON.parse(legacy.stdout.trim().split("\n").at(-1)!);
+  assert.equal(refusal.error.code, -32001);
+  assert.match(
+    refusal.error.message,
+    /recorded in the stateless 2026-07-28 era \(server\/discover\), and this client speaks the session-based era/,
+  );
+  rmSync(dir, { recursive: true, force: true });
 });
