@@ -45,6 +45,7 @@ const steps: Record<string, () => Promise<unknown>> = {
   tools: () => client.listTools(),
   echo: () => client.callTool({ name: "echo", arguments: { message: "hello" } }),
   sum: () => client.callTool({ name: "get-sum", arguments: { a: 2, b: 40 } }),
+  "sum-other": () => client.callTool({ name: "get-sum", arguments: { a: 1, b: 1 } }),
   sampling: () =>
     client.callTool({
       name: "trigger-sampling-request",

@@ -145,7 +145,7 @@ test(
 
 test(
   title(
-    "view --report of a real replay: rows marked played, repeated, never asked; the miss links to its closest recording",
+    "view --report of two real replays: rows marked played, repeated, inexact, never asked; the miss links to its closest recording",
   ),
   {
     skip,
@@ -159,7 +159,7 @@ test(
       const live = await run([
         ...client,
         "--steps",
-        "tools,echo,sum",
+        "tools,echo,sum,prompt",
         "--",
         ...CLI,
         "record",
@@ -169,21 +169,31 @@ test(
         ...EVERYTHING,
       ]);
       assert.equal(live.code, 0, live.stderr);
-      const report = path.join(dir, "report.json");
-      const replayed = await run([
-        ...client,
-        "--steps",
-        "tools,echo,echo,sampling",
-        "--",
-        ...CLI,
-        "replay",
-        cassette,
-        "--report",
-        report,
-      ]);
-      assert.equal(replayed.code, 0, replayed.stderr);
+      // One run repeats echo and asks for what was never recorded; a lenient one gets a stand-in for get-sum.
+      const runs: [string, string[]][] = [["tools,echo,echo,sampling", []], ["sum-other", [
+        "--lenient",
+      ]]];
+      const reports: string[] = [];
+      for (const [index, [steps, flags]] of runs.entries()) {
+        const report = path.join(dir, `report-${index}.json`);
+        reports.push("--report", report);
+        const replayed = await run([
+          ...client,
+          "--steps",
+          steps,
+          "--",
+          ...CLI,
+          "replay",
+          cassette,
+          ...flags,
+          "--report",
+          report,
+        ]);
+        assert.equal(replayed.code, 0, replayed.stderr);
+      }
+      const missed = reports[1]; // the first run's report, with its miss
       const html = path.join(dir, "everything.html");
-      const viewed = await run([...CLI, "view", cassette, "-o", html, "--report", report]);
+      const viewed = await run([...CLI, "view", cassette, "-o", html, ...reports]);
       assert.equal(viewed.code, 0, viewed.stderr);
 
       const opened = await browser.open(html);
@@ -195,14 +205,16 @@ test(
       const [sumLine] = linesWith(cassette, '"params":{"name":"get-sum"');
       assert.equal(await badgeOf(listLine), "played");
       assert.equal(await badgeOf(echoLine), "repeated");
-      assert.equal(await badgeOf(sumLine), "never asked");
+      assert.equal(await badgeOf(sumLine), "inexact");
+      const [promptLine] = linesWith(cassette, '"method":"prompts/get"');
+      assert.equal(await badgeOf(promptLine), "never asked");
       const misses = await page.$$eval(
         "#report .misses li",
         (items) => items.map((li) => li.textContent ?? ""),
       );
       assert.equal(misses.length, 1, misses.join("\n"));
       assert.match(misses[0], /tools\/call.*trigger-sampling-request/);
-      const closest = JSON.parse(readFileSync(report, "utf8")).misses[0].closestLine;
+      const closest = JSON.parse(readFileSync(missed, "utf8")).misses[0].closestLine;
       await page.click(`#report .misses a[href="#frame-${closest}"]`);
       await page.waitForFunction(`location.hash === "#frame-${closest}"`);
       await page.waitForSelector(`#rows .row.sel a.ln[href="#frame-${closest}"]`);
