@@ -30,6 +30,8 @@ const loaders: Record<string, () => Promise<{ command: Command }>> = {
   import: () => import(COMMANDS + "import.ts"),
   redact: () => import(COMMANDS + "redact.ts"),
   wrap: () => import(COMMANDS + "wrap.ts"),
+  view: () => import(COMMANDS + "view.ts"),
+  prune: () => import(COMMANDS + "prune.ts"),
 };
 
 /** The command names, in overview order. */

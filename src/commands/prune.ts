@@ -1,0 +1,74 @@
+/**
+ * `mcp-cassette prune`: remove the recorded exchanges no run asked for.
+ *
+ * @module
+ */
+import type { Command } from "../cli/command.ts";
+import { flag, stringList, stringOption } from "../cli/command.ts";
+import { printErr, printOut } from "../cli/output.ts";
+import { ExitCode, UsageError } from "../errors.ts";
+import { planPrune, prunedText } from "../prune/mod.ts";
+import type { RemovedExchange } from "../prune/mod.ts";
+import { writeAside } from "../view/reports.ts";
+
+function describe(exchange: RemovedExchange): string {
+  const extra = exchange.lines.length - 1;
+  return `  line ${exchange.line}: ${exchange.method}${exchange.name ? ` ${exchange.name}` : ""}${
+    extra > 0 ? ` (+${extra} line${extra === 1 ? "" : "s"} it brought)` : ""
+  }`;
+}
+
+/** The `prune` command. */
+export const command: Command = {
+  name: "prune",
+  summary: "Remove the recorded exchanges that none of the given runs' reports asked for",
+  usage: "prune CASSETTE --report REPORT.json|FOLDER... [-o OUT] [--dry-run]",
+  description:
+    "Reads the JSON reports of runs against the cassette (`replay --report`, or a folder such as the " +
+    "one the test helpers fill when MCP_CASSETTE_REPORT_DIR is set, whose reports of other cassettes " +
+    "are passed over) and removes every recorded " +
+    "request no run asked for, with its answer and everything the server sent for it (progress, logs, " +
+    "its own requests and their answers, the HTTP exchange that carried it). The header, the session " +
+    "starts and ends, the lifecycle (initialize, notifications/initialized, server/discover) and client " +
+    "notifications stay. The result is written to OUT.tmp and renamed over OUT (without -o, over the " +
+    "cassette). --dry-run prints what would go and writes nothing. A report of another cassette is " +
+    "refused (exit 2).",
+  options: {
+    report: {
+      type: "string",
+      multiple: true,
+      valueName: "FILE",
+      description: "A replay report of a run against this cassette, or a folder of reports",
+    },
+    output: {
+      type: "string",
+      short: "o",
+      valueName: "FILE",
+      description: "Write the pruned cassette here instead of replacing CASSETTE",
+    },
+    "dry-run": { type: "boolean", description: "Print what would be removed; write nothing" },
+  },
+  async run({ values, positionals }) {
+    if (positionals.length !== 1) throw new UsageError("prune takes exactly one CASSETTE");
+    const [cassette] = positionals;
+    const plan = await planPrune(cassette, stringList(values, "report"));
+    const dryRun = flag(values, "dry-run");
+    const output = stringOption(values, "output") ?? cassette;
+    const lines = plan.removed.map(describe);
+    const verb = dryRun ? "Would remove" : "Removed";
+    const total = plan.cassette.entries.length;
+    const summary =
+      `${verb} ${plan.removed.length} recorded exchange(s), ${plan.dropLines.size} of ${total} entries, from ${cassette} (${plan.reports.files.length} report(s))`;
+    if (!dryRun) {
+      await writeAside(output, await prunedText(plan));
+      if (plan.cassette.torn) {
+        printErr(`${cassette}:${plan.cassette.torn.line}: dropped the torn last line`);
+      }
+    }
+    await printOut(
+      [summary + (lines.length > 0 ? ":" : ""), ...lines].join("\n") +
+        (dryRun || output === cassette ? "\n" : `\nWrote ${output}\n`),
+    );
+    return ExitCode.Ok;
+  },
+};
