@@ -20,6 +20,8 @@ import { checkCassetteFolder } from "../modes/paths.ts";
 import { readRunReport } from "../modes/run_report.ts";
 import type { RunAction } from "../modes/run_report.ts";
 import { checkReport } from "./verdict.ts";
+import { replayFlags } from "./replay_flags.ts";
+import type { ReplayFlags } from "./replay_flags.ts";
 import { beingWritten } from "../claim/claim.ts";
 
 /** Options of {@linkcode startCassette}. */
@@ -32,7 +34,9 @@ export interface CassetteOptions {
   server?: string[];
   /** `stdio` (default): a command to launch; `http`: a URL of an in-process HTTP replay. */
   transport?: "stdio" | "http";
-  /** Extra `replay` flags for the stdio replay, e.g. `["--strict"]`. */
+  /** Options of the stdio replay (`--strict`, `--faults`, pacing…), checked here. */
+  replay?: ReplayFlags;
+  /** More `replay` flags as strings, after those `replay` gives, e.g. `["--strict"]`. */
   replayArgs?: string[];
   /** How to start mcp-cassette itself (default: this same build, via `runtime.selfCommand()`). */
   cli?: string[];
@@ -75,7 +79,21 @@ export interface CassetteServer {
    * {@linkcode ReplayMissError} on replay misses and, with
    * `failOnUnplayed`, on recorded requests never asked for.
    */
-  finish(options?: { failOnUnplayed?: boolean; waitMs?: number }): Promise<CassetteResult>;
+  finish(options?: FinishOptions): Promise<CassetteResult>;
+}
+
+/** Options of {@linkcode CassetteServer.finish}. */
+export interface FinishOptions {
+  /** Also fail on recorded requests never asked for. */
+  failOnUnplayed?: boolean;
+  /** How long to wait for launches still running to end (default 10 000 ms). */
+  waitMs?: number;
+  /**
+   * The test is over: end launches the client left running (SIGTERM, which
+   * a recorder answers by keeping what it recorded) instead of waiting for
+   * the client to close them. The test helpers finish this way.
+   */
+  stop?: boolean;
 }
 
 function sleep(ms: number): Promise<void> {
@@ -120,6 +138,7 @@ export async function startCassette(options: CassetteOptions): Promise<CassetteS
   // written in place): go through the recorder, which waits, then replays.
   if (action === "replay" && mode === "once" && await beingWritten(cassette)) action = "record";
   const server = options.server ?? [];
+  const replayExtra = [...replayFlags(options.replay ?? {}), ...(options.replayArgs ?? [])];
   if (action !== "replay" && server.length === 0) {
     throw new UsageError(
       `Record mode "${mode}" needs to ${
@@ -127,7 +146,14 @@ export async function startCassette(options: CassetteOptions): Promise<CassetteS
       } ${cassette}: pass the live server command as \`server\``,
     );
   }
-  if (options.transport === "http") return await startHttp(cassette, mode, action);
+  if (options.transport === "http") {
+    if (replayExtra.length > 0) {
+      throw new UsageError(
+        "`replay` and `replayArgs` set flags of the stdio replay; the in-process HTTP replay takes none",
+      );
+    }
+    return await startHttp(cassette, mode, action);
+  }
   const logDir = await runtime.makeTempDir("mcp-cassette-run-");
   const runLog = path.join(logDir, "run.jsonl");
   const group = recordingId();
@@ -155,11 +181,11 @@ export async function startCassette(options: CassetteOptions): Promise<CassetteS
       group,
       "--run-log",
       runLog,
-      ...(options.replayArgs ?? []),
+      ...replayExtra,
       "--",
       ...server,
     ]
-    : ["replay", cassette, "--run-log", runLog, ...(options.replayArgs ?? [])];
+    : ["replay", cassette, "--run-log", runLog, ...replayExtra];
   const line = [...cli, ...tail];
   let finished: Promise<CassetteResult> | undefined;
   return {
@@ -169,7 +195,7 @@ export async function startCassette(options: CassetteOptions): Promise<CassetteS
     command: line[0],
     args: line.slice(1),
     finish(finishOptions = {}) {
-      finished ??= collect(runLog, mode, action, finishOptions.waitMs ?? 10_000);
+      finished ??= collect(runLog, mode, action, finishOptions);
       return finished.then((result) => {
         checkReport(result.misses, result.unplayed, finishOptions.failOnUnplayed ?? false);
         return result;
@@ -178,19 +204,26 @@ export async function startCassette(options: CassetteOptions): Promise<CassetteS
   };
 }
 
-/** Waits until every launch that started has ended (or `waitMs` passed), then sums them up. */
+/**
+ * Waits until every launch that started has ended (or `waitMs` passed), then
+ * sums them up. A launch whose process is gone counts as ended even without
+ * its `end` line (killed, or stopped here): it will never write one.
+ */
 async function collect(
   runLog: string,
   mode: RecordMode,
   action: ModeAction,
-  waitMs: number,
+  options: FinishOptions,
 ): Promise<CassetteResult> {
-  const deadline = Date.now() + waitMs;
+  const deadline = Date.now() + (options.waitMs ?? 10_000);
   let lines = await readRunReport(runLog);
   const open = () => {
     const ended = new Set(lines.filter((line) => line.event === "end").map((line) => line.pid));
-    return lines.filter((line) => line.event === "start" && !ended.has(line.pid));
+    return lines.filter((line) =>
+      line.event === "start" && !ended.has(line.pid) && runtime.isProcessAlive(line.pid)
+    );
   };
+  if (options.stop) { for (const launch of open()) runtime.kill(launch.pid, "SIGTERM"); }
   while (open().length > 0 && Date.now() < deadline) {
     await sleep(25);
     lines = await readRunReport(runLog);

@@ -331,6 +331,13 @@ export const denoRuntime: Runtime = {
   selfCommand,
   hostname: () => Deno.hostname(),
   isProcessAlive,
+  kill(pid, signal) {
+    try {
+      Deno.kill(pid, signal);
+    } catch {
+      // Gone already.
+    }
+  },
   spawn: (command, options = {}) => {
     const mode = options.stderr === "ignore"
       ? "null"

@@ -79,6 +79,7 @@ export interface DenoApi {
   remove(path: string, options: { recursive: boolean }): Promise<void>;
   lstat(path: string): Promise<DenoFileInfo>;
   statSync(path: string): DenoFileInfo;
+  kill(pid: number, signal: string): void;
   mkdir(path: string, options: { recursive: boolean }): Promise<void>;
   readDir(path: string): AsyncIterable<{ name: string }>;
   makeTempDir(options: { prefix: string }): Promise<string>;

@@ -220,6 +220,13 @@ export const nodeCompatRuntime: Runtime = {
       return (error as NodeJS.ErrnoException).code === "EPERM";
     }
   },
+  kill(pid, signal) {
+    try {
+      process.kill(pid, signal);
+    } catch {
+      // Gone already.
+    }
+  },
   spawn,
   spawnPiped,
   readTextFile: (filePath) => fsp.readFile(filePath, "utf8"),

@@ -6,14 +6,23 @@
  */
 import path from "node:path";
 import { startCassette } from "../api/start.ts";
-import type { CassetteOptions, CassetteResult, CassetteServer } from "../api/start.ts";
+import type {
+  CassetteOptions,
+  CassetteResult,
+  CassetteServer,
+  FinishOptions,
+} from "../api/start.ts";
+import { runtime } from "../runtime/mod.ts";
 
 /** The default folder for per-test cassettes. */
 export const DEFAULT_CASSETTE_DIR = "tests/cassettes";
 
 /** Options shared by every runner helper. */
 export interface TestCassetteOptions extends Omit<CassetteOptions, "path"> {
-  /** Folder of the cassettes (default `tests/cassettes/`, relative to the working directory). */
+  /**
+   * Folder of the cassettes (default `tests/cassettes/`, relative to the
+   * working directory); created when missing.
+   */
   dir?: string;
   /** Use this cassette name instead of one derived from the test's name. */
   name?: string;
@@ -49,8 +58,9 @@ export function cassettePathFor(
 
 /**
  * A server started for one test; `finish` also runs the failure checks the
- * options asked for. (No `Symbol.asyncDispose`: Node 20 and JSR's type check
- * of the public API lack it.)
+ * options asked for, and ends what the client left running (the test is
+ * over when it is called). (No `Symbol.asyncDispose`: Node 20 and JSR's type
+ * check of the public API lack it.)
  */
 export type TestCassette = CassetteServer;
 
@@ -69,11 +79,35 @@ export async function cassetteForTest(
   options: TestCassetteOptions = {},
 ): Promise<TestCassette> {
   const { dir, name, failOnUnplayed, ...rest } = options;
-  const server = await startCassette({ ...rest, path: cassettePathFor(names, { dir, name }) });
+  const cassette = cassettePathFor(names, { dir, name });
+  // A first recording should not need a mkdir in every test suite.
+  await runtime.mkdir(path.dirname(path.resolve(runtime.cwd(), cassette)));
+  const server = await startCassette({ ...rest, path: cassette });
   let result: Promise<CassetteResult> | undefined;
-  const finish = (finishOptions?: { failOnUnplayed?: boolean; waitMs?: number }) =>
-    result ??= server.finish({ failOnUnplayed, ...finishOptions });
+  const finish = (finishOptions?: FinishOptions) =>
+    result ??= server.finish({ failOnUnplayed, stop: true, ...finishOptions });
   return { ...server, finish };
+}
+
+/**
+ * The one finishing rule, for the helpers whose runner has a hook after the
+ * test: finish (ending what the client left running, so a failed assertion
+ * costs no wait), and fail on misses only if the test itself passed; a
+ * failing test's own error matters more than the misses it caused.
+ * `failed` undefined (the runner does not say) counts as passed.
+ *
+ * @example
+ * ```ts
+ * // in a runner's after-test hook:
+ * // await finishAfterTest(server, context.failed);
+ * ```
+ */
+export async function finishAfterTest(
+  server: TestCassette,
+  failed: boolean | undefined,
+): Promise<void> {
+  if (failed) await server.finish().catch(() => {});
+  else await server.finish();
 }
 
 /**
@@ -102,9 +136,7 @@ export function withCassette(
       failed = true;
       throw error;
     } finally {
-      // A failing body's own error matters more than the misses it caused.
-      if (failed) await server.finish().catch(() => {});
-      else await server.finish();
+      await finishAfterTest(server, failed);
     }
   };
 }
