@@ -21,7 +21,6 @@ import type {
 } from "./types.ts";
 import { fileText } from "./file_text.ts";
 import { readableWithReadNow, writableWithWriteDirect } from "./immediate.ts";
-import { RUNTIME_MODULE_URL } from "./module_url.ts";
 import { Deno, encoder, stdinStream, syncWritable, writeAllSync } from "./deno_api.ts";
 import type { DenoChild, DenoFile } from "./deno_api.ts";
 
@@ -286,8 +285,10 @@ function isProcessAlive(pid: number): boolean {
  */
 function selfCommand(): string[] {
   if (Deno.build.standalone) return [Deno.execPath()];
-  const script = /\.ts$/.test(new URL(RUNTIME_MODULE_URL).pathname) ? "cli.ts" : "cli.js";
-  const cli = new URL(`../../${script}`, RUNTIME_MODULE_URL);
+  // Not module_url.ts: the CommonJS build, which needs that, never loads this file.
+  const here = (import.meta as unknown as { url: string }).url;
+  const script = /\.ts$/.test(new URL(here).pathname) ? "cli.ts" : "cli.js";
+  const cli = new URL(`../../${script}`, here);
   const entry = cli.protocol === "file:" ? decodeURIComponent(cli.pathname) : cli.href;
   return [Deno.execPath(), "run", "-A", "--no-check", entry];
 }

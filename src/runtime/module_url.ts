@@ -1,6 +1,6 @@
 /**
- * Where this folder's modules live, for finding the CLI entry beside them.
- * A module of its own so that the npm package's CommonJS build
+ * Where this folder's modules live, for finding the CLI entry beside them
+ * (node_compat.ts). A module of its own so that the npm package's CommonJS build
  * (scripts/build_npm.ts), where `import.meta` does not exist, can replace
  * just this file with one that points at the ES module copy.
  *
