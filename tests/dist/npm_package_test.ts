@@ -319,3 +319,42 @@ test("adds two numbers", async () => {
   assert.equal(result.code, 0, result.stdout + result.stderr);
   assert.match(result.stderr, /Tests:\s+1 passed/);
 });
+
+test("npm package: TypeScript finds the declarations from CommonJS and from ES modules", async () => {
+  writeFileSync(
+    path.join(project, "types.cts"),
+    `import { startCassette, UsageError } from "mcp-cassette";
+import { cassetteFileName, useJestCassette } from "mcp-cassette/testing";
+const started: Promise<{ command: string }> = startCassette({ path: "x.cassette.jsonl", replay: { strict: true } });
+const name: string = cassetteFileName(["a"]);
+void started; void name; void useJestCassette; void UsageError;
+`,
+  );
+  writeFileSync(
+    path.join(project, "types.mts"),
+    `import { startCassette } from "mcp-cassette";
+import { useCassette } from "mcp-cassette/testing";
+const started: Promise<{ args: string[] }> = startCassette({ path: "x.cassette.jsonl", replay: { pace: "recorded" } });
+void started; void useCassette;
+`,
+  );
+  const tsc = path.join(ROOT, "node_modules", "typescript", "bin", "tsc");
+  const result = await run([
+    NODE_BIN,
+    tsc,
+    "--noEmit",
+    "--strict",
+    "--skipLibCheck",
+    "--module",
+    "node16",
+    "--moduleResolution",
+    "node16",
+    "--types",
+    "node",
+    "--typeRoots",
+    path.join(ROOT, "node_modules", "@types"),
+    "types.cts",
+    "types.mts",
+  ], { cwd: project });
+  assert.equal(result.code, 0, result.stdout + result.stderr);
+});
