@@ -172,7 +172,7 @@ test("npm package: manifest, exports and tarball contents", () => {
   }
 });
 
-test("npm package: the installed bin records and replays under Node", async () => {
+test("npm package: the installed bin records under Node and replays under Node, Bun and Deno", async () => {
   const pkgDir = path.join(project, "node_modules", "mcp-cassette");
   // On Windows .bin holds .cmd shims; Node runs the bin's target itself.
   const bin = process.platform === "win32"
@@ -198,11 +198,24 @@ test("npm package: the installed bin records and replays under Node", async () =
   assert.equal(npx.status, 0, npx.stderr);
   assert.equal(npx.stdout.trim(), `mcp-cassette ${manifest.version}`);
 
+  // What the docs give for Bun: bunx --bun finds the installed bin.
+  const bunx = await run([BUN_BIN, "x", "--bun", "mcp-cassette", "--version"], { cwd: project });
+  assert.equal(bunx.code, 0, bunx.stderr);
+  assert.equal(bunx.stdout.trim(), `mcp-cassette ${manifest.version}`);
+
   const cli = [NODE_BIN, bin];
   const cassette = path.join(work, "npm.cassette.jsonl");
   const recorded = await recordWith(cli, cassette);
-  const replayed = await replayWith(cli, cassette);
-  assert.deepEqual(replayed, recorded);
+  const script = path.join(pkgDir, "cli.js");
+  for (
+    const [name, runner] of [
+      ["Node", cli],
+      ["Bun", [BUN_BIN, script]],
+      ["Deno", [DENO_BIN, "run", "-A", script]],
+    ] as const
+  ) {
+    assert.deepEqual(await replayWith(runner, cassette), recorded, `replayed by ${name}`);
+  }
 });
 
 /**
