@@ -18,6 +18,7 @@ import {
   existsSync,
   mkdirSync,
   readFileSync,
+  realpathSync,
   rmSync,
   statSync,
   writeFileSync,
@@ -287,10 +288,11 @@ for (const [name, runner, kind] of LIBRARY_CASES) {
     assert.deepEqual(seen.launches, [{ action: "replay", code: 0 }]);
     assert.equal(seen.misses, 0);
     assert.equal(seen.name, "adds-two-numbers.cassette.jsonl");
-    // The replay the library started is the installed package's own cli.js.
+    // The replay the library started is the installed package's own cli.js
+    // (Deno names it by a URL's path, /C:/… on Windows; macOS's temp folder is a symlink).
     assert.equal(
-      seen.cli,
-      path.join(project, "node_modules", "mcp-cassette", "cli.js"),
+      realpathSync(String(seen.cli).replace(/^\/(?=[A-Za-z]:)/, "")),
+      realpathSync(path.join(project, "node_modules", "mcp-cassette", "cli.js")),
       `${name} started ${seen.cli}`,
     );
   });
