@@ -86,12 +86,16 @@ export interface CassetteServer {
 export interface FinishOptions {
   /** Also fail on recorded requests never asked for. */
   failOnUnplayed?: boolean;
-  /** How long to wait for launches still running to end (default 10 000 ms). */
+  /**
+   * How long to wait for launches still running to end (default 10 000 ms);
+   * those still running then are ended (SIGTERM) and have no `code`.
+   */
   waitMs?: number;
   /**
-   * The test is over: end launches the client left running (SIGTERM, which
-   * a recorder answers by keeping what it recorded) instead of waiting for
-   * the client to close them. The test helpers finish this way.
+   * The test failed: end launches the client left running at once (SIGTERM,
+   * which a recorder answers by keeping what it recorded) instead of waiting
+   * for the client to close them. What they saw is then unknown, which after
+   * a failure no longer matters; the test helpers finish a failed test so.
    */
   stop?: boolean;
 }
@@ -205,9 +209,10 @@ export async function startCassette(options: CassetteOptions): Promise<CassetteS
 }
 
 /**
- * Waits until every launch that started has ended (or `waitMs` passed), then
- * sums them up. A launch whose process is gone counts as ended even without
- * its `end` line (killed, or stopped here): it will never write one.
+ * Waits until every launch that started has ended (or `waitMs` passed, after
+ * which it ends them), then sums them up. A launch whose process is gone
+ * counts as ended even without its `end` line (killed, or stopped here): it
+ * will never write one.
  */
 async function collect(
   runLog: string,
@@ -228,6 +233,8 @@ async function collect(
     await sleep(25);
     lines = await readRunReport(runLog);
   }
+  // Nothing outlives finish(): a launch still running now would only hold the client's runner open.
+  for (const launch of open()) runtime.kill(launch.pid, "SIGTERM");
   await runtime.remove(runLog).catch(() => {});
   const result: CassetteResult = {
     mode,

@@ -12,6 +12,7 @@ import type {
   CassetteServer,
   FinishOptions,
 } from "../api/start.ts";
+import { UsageError } from "../errors.ts";
 import { runtime } from "../runtime/mod.ts";
 
 /** The default folder for per-test cassettes. */
@@ -58,9 +59,8 @@ export function cassettePathFor(
 
 /**
  * A server started for one test; `finish` also runs the failure checks the
- * options asked for, and ends what the client left running (the test is
- * over when it is called). (No `Symbol.asyncDispose`: Node 20 and JSR's type
- * check of the public API lack it.)
+ * options asked for. (No `Symbol.asyncDispose`: Node 20 and JSR's type check
+ * of the public API lack it.)
  */
 export type TestCassette = CassetteServer;
 
@@ -85,16 +85,25 @@ export async function cassetteForTest(
   const server = await startCassette({ ...rest, path: cassette });
   let result: Promise<CassetteResult> | undefined;
   const finish = (finishOptions?: FinishOptions) =>
-    result ??= server.finish({ failOnUnplayed, stop: true, ...finishOptions });
+    result ??= server.finish({ failOnUnplayed, ...finishOptions });
   return { ...server, finish };
 }
 
 /**
+ * How long a test whose outcome the runner does not tell (Deno's node:test
+ * has no `t.passed`) waits for its launches: a closed client has ended them
+ * already, and a failed assertion should not cost the full wait.
+ */
+const UNKNOWN_OUTCOME_WAIT_MS = 1_000;
+
+/**
  * The one finishing rule, for the helpers whose runner has a hook after the
- * test: finish (ending what the client left running, so a failed assertion
- * costs no wait), and fail on misses only if the test itself passed; a
- * failing test's own error matters more than the misses it caused.
- * `failed` undefined (the runner does not say) counts as passed.
+ * test. A failed test ends at once what its client left running (so a failed
+ * assertion costs no wait) and keeps its own error: it matters more than the
+ * misses it caused. A passed test waits for the launches to end, then fails
+ * on misses, and on a launch that never reported its end (a client not
+ * closed: what it saw is unknown). With `failed` undefined (the runner does
+ * not say) launches get a second to end, then misses fail the test.
  *
  * @example
  * ```ts
@@ -106,8 +115,22 @@ export async function finishAfterTest(
   server: TestCassette,
   failed: boolean | undefined,
 ): Promise<void> {
-  if (failed) await server.finish().catch(() => {});
-  else await server.finish();
+  if (failed) {
+    await server.finish({ stop: true }).catch(() => {});
+    return;
+  }
+  if (failed === undefined) {
+    await server.finish({ waitMs: UNKNOWN_OUTCOME_WAIT_MS });
+    return;
+  }
+  const result = await server.finish();
+  const unended = result.launches.filter((launch) => launch.code === undefined);
+  if (unended.length > 0) {
+    const what = unended[0].action === "record" ? "recorder" : "replay";
+    throw new UsageError(
+      `The ${what} of ${server.path} did not report how it ended (still running after the test, or killed): close the client, in a finally, before the test ends`,
+    );
+  }
 }
 
 /**

@@ -5,9 +5,10 @@
  * replay misses. None imports a test runner, so this module loads on Deno,
  * Node and Bun alike.
  *
- * One finishing rule: at the end of the test whatever the client left
- * running is ended, and misses fail the test unless it failed already.
- * Where the runner has a hook after the test it is automatic:
+ * One finishing rule ({@linkcode finishAfterTest}): a failed test ends at
+ * once what its client left running and keeps its own error; a passed test
+ * waits for the launches to end and fails on misses. Where the runner has a
+ * hook after the test it is automatic:
  *
  * - `node:test`: {@linkcode useCassette}`(t, options)` (`t.after`)
  * - vitest: {@linkcode useVitestCassette}`(context, options)` (`onTestFinished`)

@@ -13,7 +13,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { startCassette, UsageError } from "../../mod.ts";
 import type { ReplayFlags } from "../../mod.ts";
-import { cassetteForTest, withCassette } from "../../src/testing/mod.ts";
+import { cassetteForTest, finishAfterTest, withCassette } from "../../src/testing/mod.ts";
 import { runtime } from "../../src/runtime/mod.ts";
 import { BUN_BIN } from "../dist/_runtimes.ts";
 import { DENO, EVERYTHING, ROOT, run, tempDir } from "../helpers.ts";
@@ -76,6 +76,32 @@ test("helpers: a test failing before it closes its client ends the replay at onc
     assert.equal(runtime.isProcessAlive(pid), false, `the replay (pid ${pid}) is still running`);
     // 10 s was the old wait for the replay the client left open; measured here ≈ 0.3-0.6 s.
     assert.ok(elapsed < 8_000, `took ${elapsed} ms`);
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
+});
+
+test("helpers: a passing test that never closes its client fails, naming the cassette", async () => {
+  const work = tempDir("mcp-cassette-helpers-");
+  try {
+    const cassette = path.join(work, "never-closes.cassette.jsonl");
+    copyFileSync(SUM_CASSETTE, cassette);
+    const server = await cassetteForTest(["never closes"], { dir: work, mode: "none" });
+    const { client } = await connect(server);
+    try {
+      await client.callTool({ name: "get-sum", arguments: { a: 2, b: 40 } });
+      // Finished while the client is still connected: a short wait stands in for the 10 s one.
+      const result = await server.finish({ waitMs: 300 });
+      assert.deepEqual(result.launches, [{ action: "replay" }]);
+      await assert.rejects(
+        finishAfterTest(server, false),
+        (error: Error) =>
+          error instanceof UsageError && error.message.includes(cassette) &&
+          /did not report how it ended/.test(error.message),
+      );
+    } finally {
+      await client.close();
+    }
   } finally {
     rmSync(work, { recursive: true, force: true });
   }
