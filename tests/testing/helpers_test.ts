@@ -107,22 +107,21 @@ test("helpers: a passing test that never closes its client fails, naming the cas
   }
 });
 
-test("helpers: a node:test that fails before closing its client ends at once, with its own error (bun test, deno test)", async () => {
+test("helpers: a node:test or vitest test that fails before closing its client ends at once, with its own error (bun test, deno test, vitest)", async () => {
   const work = tempDir("mcp-cassette-helpers-");
   try {
     const cassettes = path.join(work, "cassettes");
     mkdirSync(cassettes);
     copyFileSync(SUM_CASSETTE, path.join(cassettes, "fails-early.cassette.jsonl"));
     const file = path.join(ROOT, "tests/fixtures/testing/fails_early.ts");
-    for (
-      const [runner, command] of [["bun", [BUN_BIN, "test", file]], ["deno", [
-        DENO,
-        "test",
-        "-A",
-        "--no-check",
-        file,
-      ]]] as const
-    ) {
+    const vitest = path.join(ROOT, "node_modules", ".bin", "vitest");
+    const vitestRoot = path.join(ROOT, "tests/fixtures/testing/vitest");
+    const runners: [string, string[]][] = [
+      ["bun test", [BUN_BIN, "test", file]],
+      ["deno test", [DENO, "test", "-A", "--no-check", file]],
+      ["vitest", [BUN_BIN, "--bun", vitest, "run", "--root", vitestRoot]],
+    ];
+    for (const [runner, command] of runners) {
       const started = Date.now();
       const result = await run(command, { env: { HELPERS_CASSETTES: cassettes } });
       const elapsed = Date.now() - started;
