@@ -10,7 +10,8 @@
  * - Record modes `once`, `none`, `all`, `new_episodes`; the
  *   `MCP_CASSETTE_MODE` environment variable wins over code and config.
  *
- * Test-runner helpers live in `@mcp-cassette/mcp-cassette/testing`.
+ * Test-runner helpers live in `mcp-cassette/testing` (npm; JSR:
+ * `@mcp-cassette/mcp-cassette/testing`).
  *
  * @example
  * ```ts
@@ -37,8 +38,10 @@ export type {
   CassetteOptions,
   CassetteResult,
   CassetteServer,
+  FinishOptions,
   LaunchSummary,
 } from "./src/api/start.ts";
+export type { ReplayFlags } from "./src/api/replay_flags.ts";
 export { ReplayTransport } from "./src/api/transport.ts";
 export type { ReplayTransportOptions, SdkMessage, TransportMessage } from "./src/api/transport.ts";
 export { MODE_ENV, RECORD_MODES, resolveRecordMode } from "./src/modes/mode.ts";

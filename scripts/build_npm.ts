@@ -7,6 +7,13 @@
  * each file, and bare import-map names (`jsonc-parser`, `smol-toml`) stay
  * bare so Node resolves them as the package's pinned dependencies.
  *
+ * A second pass compiles the library's entry points again as CommonJS into
+ * `cjs/` (the `require` condition of `exports`): jest with ts-jest or babel,
+ * and plain `require()`, cannot load ES modules with top-level await on
+ * Node 20. That pass builds from a staged copy of the sources in which the
+ * two files CommonJS cannot express (the runtime chosen with top-level
+ * await, a module's own `import.meta.url`) are replaced by the texts below.
+ *
  * Usage: deno run -A scripts/build_npm.ts [--out DIR] [--pack DIR] [--allow-type-errors]
  *
  * Type errors fail the build (the package ships .d.ts files); while the
@@ -63,13 +70,24 @@ function sourceFiles(): string[] {
   return files;
 }
 
-function compile(outDir: string, files: string[], allowTypeErrors: boolean): void {
+/** How one tsc pass emits: ES modules from the sources, or CommonJS from a staged copy. */
+interface Pass {
+  rootDir: string;
+  outDir: string;
+  files: string[];
+  commonJs: boolean;
+}
+
+function compile(pass: Pass, allowTypeErrors: boolean): void {
   const configDir = fs.mkdtempSync(path.join(os.tmpdir(), "mcp-cassette-build-"));
   const config = {
     compilerOptions: {
       target: "ES2022",
-      module: "NodeNext",
-      moduleResolution: "NodeNext",
+      ...(pass.commonJs
+        // CommonJS proper: import() of a relative module becomes require(), which
+        // jest's CommonJS runtime can load without --experimental-vm-modules.
+        ? { module: "CommonJS", moduleResolution: "Node10", ignoreDeprecations: "6.0" }
+        : { module: "NodeNext", moduleResolution: "NodeNext" }),
       lib: ["ES2022"],
       types: ["node"],
       typeRoots: [path.join(ROOT, "node_modules", "@types")],
@@ -77,11 +95,11 @@ function compile(outDir: string, files: string[], allowTypeErrors: boolean): voi
       skipLibCheck: true,
       rewriteRelativeImportExtensions: true,
       declaration: true,
-      rootDir: ROOT,
-      outDir,
+      rootDir: pass.rootDir,
+      outDir: pass.outDir,
       newLine: "lf",
     },
-    files,
+    files: pass.files,
   };
   const configPath = path.join(configDir, "tsconfig.json");
   fs.writeFileSync(configPath, JSON.stringify(config, null, 2));
@@ -93,11 +111,67 @@ function compile(outDir: string, files: string[], allowTypeErrors: boolean): voi
   fs.rmSync(configDir, { recursive: true, force: true });
   if (result.error) throw new Error(`Cannot run tsc with node: ${result.error.message}`);
   if (result.status === 0) return;
-  const report = `tsc failed (exit ${result.status}):\n${result.stdout}${result.stderr}`;
+  const what = pass.commonJs ? "tsc (CommonJS pass)" : "tsc";
+  const report = `${what} failed (exit ${result.status}):\n${result.stdout}${result.stderr}`;
   // Exit 2 means "emitted, with type errors"; anything else emitted nothing.
   if (allowTypeErrors && result.status === 2) {
     console.warn(report.replace("failed", "reported type errors"));
   } else throw new Error(report);
+}
+
+/** src/runtime/mod.ts for CommonJS: no top-level await; `require` serves Node and Bun. */
+const CJS_RUNTIME_MOD =
+  `/** The runtime on node: modules (the CommonJS entry serves Node and Bun; Deno imports the ES modules). */
+import type { Runtime } from "./types.ts";
+import { nodeCompatRuntime } from "./node_compat.ts";
+export type * from "./types.ts";
+/** The runtime this process runs on. */
+export const runtime: Runtime = nodeCompatRuntime;
+`;
+
+/**
+ * src/runtime/module_url.ts for CommonJS, which has no import.meta: the ES
+ * module copy of the folder (<package>/src/runtime/, three folders above
+ * <package>/cjs/src/runtime/), so the CLI a helper starts is the package's cli.js.
+ */
+const CJS_MODULE_URL = `import path from "node:path";
+import { pathToFileURL } from "node:url";
+/** The URL of the ES module copy of this module. */
+export const RUNTIME_MODULE_URL: string = pathToFileURL(
+  path.join(__dirname, "..", "..", "..", "src", "runtime", "module_url.js"),
+).href;
+`;
+
+/**
+ * Compiles the library entry points (mod.ts, src/testing/mod.ts and what
+ * they import) as CommonJS into `<outDir>/cjs`, from a staged copy of the
+ * sources with the two CommonJS replacements.
+ */
+function compileCommonJs(outDir: string, files: string[], allowTypeErrors: boolean): void {
+  const stage = fs.mkdtempSync(path.join(os.tmpdir(), "mcp-cassette-cjs-"));
+  try {
+    for (const file of files) {
+      const target = path.join(stage, path.relative(ROOT, file));
+      fs.mkdirSync(path.dirname(target), { recursive: true });
+      fs.copyFileSync(file, target);
+    }
+    fs.writeFileSync(path.join(stage, "src", "runtime", "mod.ts"), CJS_RUNTIME_MOD);
+    fs.writeFileSync(path.join(stage, "src", "runtime", "module_url.ts"), CJS_MODULE_URL);
+    // The staged copy resolves the pinned dependencies' types from the checkout.
+    fs.symlinkSync(path.join(ROOT, "node_modules"), path.join(stage, "node_modules"), "junction");
+    const cjsDir = path.join(outDir, "cjs");
+    const entries = ["mod.ts", path.join("src", "testing", "mod.ts")].map((entry) =>
+      path.join(stage, entry)
+    );
+    compile({ rootDir: stage, outDir: cjsDir, files: entries, commonJs: true }, allowTypeErrors);
+    // The package is "type": "module"; this folder's .js files are CommonJS.
+    fs.writeFileSync(
+      path.join(cjsDir, "package.json"),
+      JSON.stringify({ type: "commonjs" }) + "\n",
+    );
+  } finally {
+    fs.rmSync(stage, { recursive: true, force: true });
+  }
 }
 
 function* emittedScripts(dir: string): Generator<string> {
@@ -153,13 +227,19 @@ function fixShebang(cliPath: string): void {
   fs.chmodSync(cliPath, 0o755);
 }
 
+/** The library's entry points: `import` gets the ES modules, `require` the CommonJS build. */
+const ENTRY_POINTS: readonly [string, string][] = [[".", "mod"], ["./testing", "src/testing/mod"]];
+
 function exportsMap(outDir: string): Record<string, unknown> {
   const map: Record<string, unknown> = {};
-  const entries: [string, string][] = [[".", "mod"], ["./testing", "src/testing/mod"]];
-  for (const [subpath, stem] of entries) {
-    if (fs.existsSync(path.join(outDir, `${stem}.js`))) {
-      map[subpath] = { types: `./${stem}.d.ts`, default: `./${stem}.js` };
+  for (const [subpath, stem] of ENTRY_POINTS) {
+    for (const file of [`${stem}.js`, `${stem}.d.ts`, `cjs/${stem}.js`, `cjs/${stem}.d.ts`]) {
+      if (!fs.existsSync(path.join(outDir, file))) throw new Error(`The build has no ${file}`);
     }
+    map[subpath] = {
+      import: { types: `./${stem}.d.ts`, default: `./${stem}.js` },
+      require: { types: `./cjs/${stem}.d.ts`, default: `./cjs/${stem}.js` },
+    };
   }
   map["./package.json"] = "./package.json";
   return map;
@@ -244,7 +324,10 @@ export function buildNpm(
   const config = readDenoConfig();
   fs.rmSync(outDir, { recursive: true, force: true });
   fs.mkdirSync(outDir, { recursive: true });
-  compile(outDir, sourceFiles(), options.allowTypeErrors ?? false);
+  const files = sourceFiles();
+  const allowTypeErrors = options.allowTypeErrors ?? false;
+  compile({ rootDir: ROOT, outDir, files, commonJs: false }, allowTypeErrors);
+  compileCommonJs(outDir, files, allowTypeErrors);
   fixShebang(path.join(outDir, "cli.js"));
   const packageJson = {
     name: "mcp-cassette",
@@ -257,10 +340,9 @@ export function buildNpm(
     homepage: `${REPOSITORY}#readme`,
     type: "module",
     bin: { "mcp-cassette": "cli.js" },
-    // main/types for tools that predate `exports`.
-    ...(fs.existsSync(path.join(outDir, "mod.js"))
-      ? { main: "./mod.js", types: "./mod.d.ts" }
-      : {}),
+    // main/types for tools that predate `exports` (which also means `require`).
+    main: "./cjs/mod.js",
+    types: "./cjs/mod.d.ts",
     exports: exportsMap(outDir),
     engines: { node: ">=20" },
     dependencies: dependencies(outDir, config.imports ?? {}),

@@ -63,9 +63,27 @@ function tool(name: "bun" | "deno"): string {
   return fs.existsSync(local) ? local : name;
 }
 
-function compileOne(platform: Platform, outDir: string, useDeno: boolean): string {
-  const outfile = path.join(outDir, binaryName(platform));
-  const entry = path.join(ROOT, "cli.ts");
+/**
+ * Compiles one platform's binary beside its final place and moves it there
+ * only once the compiler succeeded: a failed build leaves the binary that was
+ * there before (compilers write their output file in place as they go).
+ */
+function compileOne(platform: Platform, outDir: string, useDeno: boolean, entry: string): string {
+  const final = path.join(outDir, binaryName(platform));
+  // A folder of its own, so the compiler sees the final file name (Bun adds
+  // .exe to a Windows binary not named so) and the rename stays on one disk.
+  const staging = fs.mkdtempSync(path.join(outDir, `.${binaryName(platform)}-`));
+  try {
+    const outfile = path.join(staging, binaryName(platform));
+    runCompiler(platform, outfile, useDeno, entry);
+    fs.renameSync(outfile, final);
+    return final;
+  } finally {
+    fs.rmSync(staging, { recursive: true, force: true });
+  }
+}
+
+function runCompiler(platform: Platform, outfile: string, useDeno: boolean, entry: string): void {
   // The CLI loads its commands by specifiers built from a folder name (see
   // src/cli/registry.ts): Bun folds them back into literals with
   // --minify-syntax and bundles them; Deno is told to include the folder,
@@ -101,25 +119,50 @@ function compileOne(platform: Platform, outDir: string, useDeno: boolean): strin
       `Compiling for ${platform.name} failed (exit ${result.status}):\n${result.stdout}${result.stderr}`,
     );
   }
-  return outfile;
+  if (!fs.existsSync(outfile)) {
+    throw new Error(`Compiling for ${platform.name} reported success but wrote no ${outfile}`);
+  }
 }
 
 function sha256(file: string): string {
   return createHash("sha256").update(fs.readFileSync(file)).digest("hex");
 }
 
-/** Compiles `platforms` into `outDir`; returns the binaries' paths. */
+/**
+ * Writes SHA256SUMS for the binaries that are in `outDir` now, whichever
+ * run built them; with none, there is no SHA256SUMS.
+ */
+export function writeSums(outDir: string): void {
+  const present = PLATFORMS.map(binaryName).filter((name) =>
+    fs.existsSync(path.join(outDir, name))
+  );
+  const sumsFile = path.join(outDir, "SHA256SUMS");
+  if (present.length === 0) {
+    fs.rmSync(sumsFile, { force: true });
+    return;
+  }
+  const sums = present.map((name) => `${sha256(path.join(outDir, name))}  ${name}\n`).join("");
+  fs.writeFileSync(sumsFile, sums);
+}
+
+/**
+ * Compiles `platforms` into `outDir`; returns the binaries' paths. Stops at
+ * the first failure; SHA256SUMS is rewritten either way, for what exists.
+ * `entry` is the script to compile (cli.ts).
+ */
 export function compile(
-  options: { platforms: readonly Platform[]; outDir?: string; deno?: boolean },
+  options: { platforms: readonly Platform[]; outDir?: string; deno?: boolean; entry?: string },
 ): string[] {
   const outDir = path.resolve(options.outDir ?? path.join(ROOT, "dist"));
+  const entry = options.entry ?? path.join(ROOT, "cli.ts");
   fs.mkdirSync(outDir, { recursive: true });
-  const binaries = options.platforms.map((platform) =>
-    compileOne(platform, outDir, options.deno ?? false)
-  );
-  const sums = binaries.map((file) => `${sha256(file)}  ${path.basename(file)}\n`).join("");
-  fs.writeFileSync(path.join(outDir, "SHA256SUMS"), sums);
-  return binaries;
+  try {
+    return options.platforms.map((platform) =>
+      compileOne(platform, outDir, options.deno ?? false, entry)
+    );
+  } finally {
+    writeSums(outDir);
+  }
 }
 
 if (path.resolve(fileURLToPath(import.meta.url)) === path.resolve(process.argv[1] ?? "")) {

@@ -20,6 +20,8 @@ import { checkCassetteFolder } from "../modes/paths.ts";
 import { readRunReport } from "../modes/run_report.ts";
 import type { RunAction } from "../modes/run_report.ts";
 import { checkReport } from "./verdict.ts";
+import { replayFlags } from "./replay_flags.ts";
+import type { ReplayFlags } from "./replay_flags.ts";
 import { beingWritten } from "../claim/claim.ts";
 import { parseIgnorePath } from "../match/ignore_paths.ts";
 import type { MatchMode } from "../replay/options.ts";
@@ -36,7 +38,9 @@ export interface CassetteOptions {
   server?: string[];
   /** `stdio` (default): a command to launch; `http`: a URL of an in-process HTTP replay. */
   transport?: "stdio" | "http";
-  /** Extra `replay` flags for the stdio replay, e.g. `["--strict"]`. */
+  /** Options of the stdio replay (`--strict`, `--faults`, pacing…), checked here. */
+  replay?: ReplayFlags;
+  /** More `replay` flags as strings, after those `replay` gives, e.g. `["--strict"]`. */
   replayArgs?: string[];
   /**
    * `exact` (default): a request whose key was never recorded is a miss, and
@@ -97,7 +101,25 @@ export interface CassetteServer {
    * {@linkcode ReplayMissError} on replay misses and, with
    * `failOnUnplayed`, on recorded requests never asked for.
    */
-  finish(options?: { failOnUnplayed?: boolean; waitMs?: number }): Promise<CassetteResult>;
+  finish(options?: FinishOptions): Promise<CassetteResult>;
+}
+
+/** Options of {@linkcode CassetteServer.finish}. */
+export interface FinishOptions {
+  /** Also fail on recorded requests never asked for. */
+  failOnUnplayed?: boolean;
+  /**
+   * How long to wait for launches still running to end (default 10 000 ms);
+   * those still running then are ended (SIGTERM) and have no `code`.
+   */
+  waitMs?: number;
+  /**
+   * The test failed: end launches the client left running at once (SIGTERM,
+   * which a recorder answers by keeping what it recorded) instead of waiting
+   * for the client to close them. What they saw is then unknown, which after
+   * a failure no longer matters; the test helpers finish a failed test so.
+   */
+  stop?: boolean;
 }
 
 function recordingId(): string {
@@ -140,6 +162,7 @@ export async function startCassette(given: CassetteOptions): Promise<CassetteSer
   // written in place): go through the recorder, which waits, then replays.
   if (action === "replay" && mode === "once" && await beingWritten(cassette)) action = "record";
   const server = options.server ?? [];
+  const replayExtra = [...replayFlags(options.replay ?? {}), ...(options.replayArgs ?? [])];
   if (action !== "replay" && server.length === 0) {
     throw new UsageError(
       `Record mode "${mode}" needs to ${
@@ -147,7 +170,14 @@ export async function startCassette(given: CassetteOptions): Promise<CassetteSer
       } ${cassette}: pass the live server command as \`server\``,
     );
   }
-  if (options.transport === "http") return await startHttp(cassette, mode, action, options);
+  if (options.transport === "http") {
+    if (replayExtra.length > 0) {
+      throw new UsageError(
+        "`replay` and `replayArgs` set flags of the stdio replay; the in-process HTTP replay takes none",
+      );
+    }
+    return await startHttp(cassette, mode, action, options);
+  }
   const logDir = await runtime.makeTempDir("mcp-cassette-run-");
   const runLog = path.join(logDir, "run.jsonl");
   const group = recordingId();
@@ -177,18 +207,11 @@ export async function startCassette(given: CassetteOptions): Promise<CassetteSer
       "--run-log",
       runLog,
       ...matchArgs(options),
-      ...(options.replayArgs ?? []),
+      ...replayExtra,
       "--",
       ...server,
     ]
-    : [
-      "replay",
-      cassette,
-      "--run-log",
-      runLog,
-      ...matchArgs(options),
-      ...(options.replayArgs ?? []),
-    ];
+    : ["replay", cassette, "--run-log", runLog, ...matchArgs(options), ...replayExtra];
   const line = [...cli, ...tail];
   let finished: Promise<CassetteResult> | undefined;
   return {
@@ -198,7 +221,7 @@ export async function startCassette(given: CassetteOptions): Promise<CassetteSer
     command: line[0],
     args: line.slice(1),
     finish(finishOptions = {}) {
-      finished ??= collect(cassette, runLog, mode, action, finishOptions.waitMs ?? 10_000);
+      finished ??= collect(cassette, runLog, mode, action, finishOptions);
       return finished.then((result) => {
         checkLaunches(result);
         checkReport(result, { match: options.match, failOnUnplayed: finishOptions.failOnUnplayed });
@@ -217,24 +240,34 @@ function checkLaunches(result: CassetteResult): void {
   throw error;
 }
 
-/** Waits until every launch that started has ended (or `waitMs` passed), then sums them up. */
+/**
+ * Waits until every launch that started has ended (or `waitMs` passed, after
+ * which it ends them), then sums them up. A launch whose process is gone
+ * counts as ended even without its `end` line (killed, or stopped here): it
+ * will never write one.
+ */
 async function collect(
   cassette: string,
   runLog: string,
   mode: RecordMode,
   action: ModeAction,
-  waitMs: number,
+  options: FinishOptions,
 ): Promise<CassetteResult> {
-  const deadline = Date.now() + waitMs;
+  const deadline = Date.now() + (options.waitMs ?? 10_000);
   let lines = await readRunReport(runLog);
   const open = () => {
     const ended = new Set(lines.filter((line) => line.event === "end").map((line) => line.pid));
-    return lines.filter((line) => line.event === "start" && !ended.has(line.pid));
+    return lines.filter((line) =>
+      line.event === "start" && !ended.has(line.pid) && runtime.isProcessAlive(line.pid)
+    );
   };
+  if (options.stop) { for (const launch of open()) runtime.kill(launch.pid, "SIGTERM"); }
   while (open().length > 0 && Date.now() < deadline) {
     await sleep(25);
     lines = await readRunReport(runLog);
   }
+  // Nothing outlives finish(): a launch still running now would only hold the client's runner open.
+  for (const launch of open()) runtime.kill(launch.pid, "SIGTERM");
   // The run log's folder is a temp folder of its own: it goes with the log.
   await runtime.remove(path.dirname(runLog)).catch(() => {});
   const result = emptyResult(cassette, mode, action, []);

@@ -21,6 +21,7 @@ import type {
   SpawnOptions,
 } from "./types.ts";
 import { fileText } from "./file_text.ts";
+import { RUNTIME_MODULE_URL } from "./module_url.ts";
 
 const SIGNAL_NUMBERS: Record<string, number> = { SIGINT: 2, SIGKILL: 9, SIGTERM: 15, SIGHUP: 1 };
 
@@ -143,7 +144,7 @@ async function createExclusive(filePath: string, text: string): Promise<boolean>
  */
 function selfCommand(): string[] {
   if (isCompiledBinary()) return [process.execPath];
-  const here = new URL((import.meta as unknown as { url: string }).url);
+  const here = new URL(RUNTIME_MODULE_URL);
   const cli = new URL(/\.ts$/.test(here.pathname) ? "../../cli.ts" : "../../cli.js", here);
   // A remote module (deno run jsr:/https:) restarts from the same remote cli.ts;
   // a single-file bundle (no cli beside it) is itself the entry script.
@@ -160,7 +161,7 @@ function selfCommand(): string[] {
 function isCompiledBinary(): boolean {
   const deno = (globalThis as { Deno?: { build?: { standalone?: boolean } } }).Deno;
   if (deno?.build?.standalone) return true;
-  const url = decodeURIComponent((import.meta as unknown as { url: string }).url);
+  const url = decodeURIComponent(RUNTIME_MODULE_URL);
   // Bun embeds its files under /$bunfs/ (B:/~BUN/ on Windows); older Deno under deno-compile-<name>.
   return /\$bunfs|~BUN|deno-compile-/.test(url);
 }
@@ -217,6 +218,13 @@ export const nodeCompatRuntime: Runtime = {
       return true;
     } catch (error) {
       return (error as NodeJS.ErrnoException).code === "EPERM";
+    }
+  },
+  kill(pid, signal) {
+    try {
+      process.kill(pid, signal);
+    } catch {
+      // Gone already.
     }
   },
   spawn,

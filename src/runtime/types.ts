@@ -145,6 +145,8 @@ export interface Runtime {
   selfCommand(): string[];
   hostname(): string;
   isProcessAlive(pid: number): boolean;
+  /** Sends `signal` to another process; one already gone is not an error. */
+  kill(pid: number, signal: "SIGTERM"): void;
 
   spawn(command: readonly string[], options?: SpawnOptions): ChildProcess;
   spawnPiped(command: readonly string[], options?: SpawnOptions): PipedChildProcess;

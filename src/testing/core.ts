@@ -6,14 +6,24 @@
  */
 import path from "node:path";
 import { startCassette } from "../api/start.ts";
-import type { CassetteOptions, CassetteResult, CassetteServer } from "../api/start.ts";
+import type {
+  CassetteOptions,
+  CassetteResult,
+  CassetteServer,
+  FinishOptions,
+} from "../api/start.ts";
+import { UsageError } from "../errors.ts";
+import { runtime } from "../runtime/mod.ts";
 
 /** The default folder for per-test cassettes. */
 export const DEFAULT_CASSETTE_DIR = "tests/cassettes";
 
 /** Options shared by every runner helper. */
 export interface TestCassetteOptions extends Omit<CassetteOptions, "path"> {
-  /** Folder of the cassettes (default `tests/cassettes/`, relative to the working directory). */
+  /**
+   * Folder of the cassettes (default `tests/cassettes/`, relative to the
+   * working directory); created when missing.
+   */
   dir?: string;
   /** Use this cassette name instead of one derived from the test's name. */
   name?: string;
@@ -69,11 +79,58 @@ export async function cassetteForTest(
   options: TestCassetteOptions = {},
 ): Promise<TestCassette> {
   const { dir, name, failOnUnplayed, ...rest } = options;
-  const server = await startCassette({ ...rest, path: cassettePathFor(names, { dir, name }) });
+  const cassette = cassettePathFor(names, { dir, name });
+  // A first recording should not need a mkdir in every test suite.
+  await runtime.mkdir(path.dirname(path.resolve(runtime.cwd(), cassette)));
+  const server = await startCassette({ ...rest, path: cassette });
   let result: Promise<CassetteResult> | undefined;
-  const finish = (finishOptions?: { failOnUnplayed?: boolean; waitMs?: number }) =>
+  const finish = (finishOptions?: FinishOptions) =>
     result ??= server.finish({ failOnUnplayed, ...finishOptions });
   return { ...server, finish };
+}
+
+/**
+ * How long a test whose outcome the runner does not tell (Deno's node:test
+ * has no `t.passed`) waits for its launches: a closed client has ended them
+ * already, and a failed assertion should not cost the full wait.
+ */
+const UNKNOWN_OUTCOME_WAIT_MS = 1_000;
+
+/**
+ * The one finishing rule, for the helpers whose runner has a hook after the
+ * test. A failed test ends at once what its client left running (so a failed
+ * assertion costs no wait) and keeps its own error: it matters more than the
+ * misses it caused. A passed test waits for the launches to end, then fails
+ * on misses, and on a launch that never reported its end (a client not
+ * closed: what it saw is unknown). With `failed` undefined (the runner does
+ * not say) launches get a second to end, then misses fail the test.
+ *
+ * @example
+ * ```ts
+ * // in a runner's after-test hook:
+ * // await finishAfterTest(server, context.failed);
+ * ```
+ */
+export async function finishAfterTest(
+  server: TestCassette,
+  failed: boolean | undefined,
+): Promise<void> {
+  if (failed) {
+    await server.finish({ stop: true }).catch(() => {});
+    return;
+  }
+  if (failed === undefined) {
+    await server.finish({ waitMs: UNKNOWN_OUTCOME_WAIT_MS });
+    return;
+  }
+  const result = await server.finish();
+  const unended = result.launches.filter((launch) => launch.code === undefined);
+  if (unended.length > 0) {
+    const what = unended[0].action === "record" ? "recorder" : "replay";
+    throw new UsageError(
+      `The ${what} of ${server.path} did not report how it ended (still running after the test, or killed): close the client, in a finally, before the test ends`,
+    );
+  }
 }
 
 /**
@@ -102,9 +159,7 @@ export function withCassette(
       failed = true;
       throw error;
     } finally {
-      // A failing body's own error matters more than the misses it caused.
-      if (failed) await server.finish().catch(() => {});
-      else await server.finish();
+      await finishAfterTest(server, failed);
     }
   };
 }

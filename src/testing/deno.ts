@@ -19,14 +19,21 @@ function names(t: DenoTestContext): string[] {
 }
 
 /**
- * The cassette for this test (step names included); finish it with
- * `finish()`, which throws on replay misses.
+ * The cassette for this test (step names included). `Deno.test` has no hook
+ * after a test, so finish it yourself: close the client in a `finally` (a
+ * failed assertion then leaves nothing running), and call `finish()`, which
+ * throws on replay misses, after the assertions.
  *
  * @example
  * ```ts
  * Deno.test("lists tools", async (t) => {
  *   const server = await useDenoCassette(t, { server: ["node", "server.js"] });
- *   // new StdioClientTransport({ command: server.command, args: server.args }) ...
+ *   // const client = ...; await client.connect(new StdioClientTransport({ command: server.command, args: server.args }));
+ *   try {
+ *     // ... assert ...
+ *   } finally {
+ *     // await client.close();
+ *   }
  *   await server.finish();
  * });
  * ```

@@ -12,13 +12,22 @@ interface JestExpect {
 }
 
 /**
- * The cassette for the running jest test; call `finish()` at its end.
+ * The cassette for the running jest test. jest takes no hook from inside a
+ * test, so finish it yourself: close the client in a `finally` (jest waits
+ * for a server process left running), and call `finish()`, which throws on
+ * replay misses, after the assertions. Works from ES modules and, through
+ * the npm package's CommonJS build, from `require` (ts-jest, babel).
  *
  * @example
  * ```ts
  * test("lists tools", async () => {
  *   const server = await useJestCassette({ server: ["node", "server.js"] });
- *   // new StdioClientTransport({ command: server.command, args: server.args }) ...
+ *   // const client = ...; await client.connect(new StdioClientTransport({ command: server.command, args: server.args }));
+ *   try {
+ *     // ... assert ...
+ *   } finally {
+ *     // await client.close();
+ *   }
  *   await server.finish();
  * });
  * ```

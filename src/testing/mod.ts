@@ -1,19 +1,29 @@
 /**
  * Test-runner helpers: each derives the cassette's path from the test's
- * name under `tests/cassettes/` (configurable with `dir`), starts what the
- * record mode asks for, and fails the test on replay misses. None imports a
- * test runner, so this module loads on Deno, Node and Bun alike.
+ * name under `tests/cassettes/` (configurable with `dir`, created when
+ * missing), starts what the record mode asks for, and fails the test on
+ * replay misses. None imports a test runner, so this module loads on Deno,
+ * Node and Bun alike.
  *
- * - `node:test`: {@linkcode useCassette}`(t, options)`
- * - `Deno.test`: {@linkcode useDenoCassette}`(t, options)`, then `finish()`
+ * One finishing rule ({@linkcode finishAfterTest}): a failed test ends at
+ * once what its client left running and keeps its own error; a passed test
+ * waits for the launches to end and fails on misses. Where the runner has a
+ * hook after the test it is automatic:
+ *
+ * - `node:test`: {@linkcode useCassette}`(t, options)` (`t.after`)
+ * - vitest: {@linkcode useVitestCassette}`(context, options)` (`onTestFinished`)
  * - `bun:test` (or any runner): `test(name, `{@linkcode withCassette}`(name, options, body))`
- * - vitest: {@linkcode useVitestCassette}`(context, options)`
+ *
+ * Where it has none, close the client in a `finally` and call `finish()`
+ * after the assertions:
+ *
+ * - `Deno.test`: {@linkcode useDenoCassette}`(t, options)`
  * - jest: {@linkcode useJestCassette}`(options)`
  *
  * @example
  * ```ts
  * import { test } from "node:test";
- * import { useCassette } from "@mcp-cassette/mcp-cassette/testing";
+ * import { useCassette } from "mcp-cassette/testing"; // JSR: "@mcp-cassette/mcp-cassette/testing"
  *
  * test("lists tools", async (t) => {
  *   const server = await useCassette(t, { server: ["node", "server.js"] });
@@ -28,6 +38,7 @@ export {
   cassetteForTest,
   cassettePathFor,
   DEFAULT_CASSETTE_DIR,
+  finishAfterTest,
   withCassette,
 } from "./core.ts";
 export type { TestCassette, TestCassetteOptions } from "./core.ts";

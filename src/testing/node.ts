@@ -5,20 +5,22 @@
  *
  * @module
  */
-import { cassetteForTest } from "./core.ts";
+import { cassetteForTest, finishAfterTest } from "./core.ts";
 import type { TestCassette, TestCassetteOptions } from "./core.ts";
 
 /** The parts of a `node:test` TestContext used here. */
 export interface NodeTestContext {
   name: string;
-  /** Present on Node 20; finishing then happens after the test on its own. */
+  /** Node, Bun and Deno's node:test have it; finishing then happens after the test on its own. */
   after?: (fn: () => Promise<void> | void) => void;
+  /** Read in `after`: false once the test failed (Node and Bun; Deno's node:test lacks it). */
+  readonly passed?: boolean;
 }
 
 /**
  * The cassette for this test, at `tests/cassettes/<test name>.cassette.jsonl`;
- * it is finished (failing on misses) after the test when the runner supports
- * `t.after`, else call `finish()`.
+ * it is finished after the test by `t.after` (failing the test on misses,
+ * unless it failed already), or by `finish()` where a runner has no `t.after`.
  *
  * @example
  * ```ts
@@ -37,8 +39,6 @@ export async function useCassette(
   options: TestCassetteOptions = {},
 ): Promise<TestCassette> {
   const server = await cassetteForTest([t.name], options);
-  t.after?.(async () => {
-    await server.finish();
-  });
+  t.after?.(() => finishAfterTest(server, t.passed === undefined ? undefined : !t.passed));
   return server;
 }

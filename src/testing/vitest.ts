@@ -4,12 +4,17 @@
  *
  * @module
  */
-import { cassetteForTest } from "./core.ts";
+import { cassetteForTest, finishAfterTest } from "./core.ts";
 import type { TestCassette, TestCassetteOptions } from "./core.ts";
 
 /** The parts of a vitest TestContext used here. */
 export interface VitestContext {
-  task: { name: string; suite?: { name: string; suite?: unknown } };
+  task: {
+    name: string;
+    suite?: { name: string; suite?: unknown };
+    /** Set by vitest as the test runs; `state` is `"fail"` once it failed. */
+    result?: { state?: string };
+  };
   onTestFinished?: (fn: () => Promise<void> | void) => void;
 }
 
@@ -38,8 +43,6 @@ export async function useVitestCassette(
     [...suiteNames(context.task.suite), context.task.name],
     options,
   );
-  context.onTestFinished?.(async () => {
-    await server.finish();
-  });
+  context.onTestFinished?.(() => finishAfterTest(server, context.task.result?.state === "fail"));
   return server;
 }

@@ -113,6 +113,15 @@ export async function denoScript(
 }
 
 /**
+ * The environment overrides in effect, for a test's name: ` [NAME=value]`
+ * for each one set, so a run that used a prebuilt binary says so.
+ */
+export function overridesInName(...names: string[]): string {
+  return names.filter((name) => process.env[name])
+    .map((name) => ` [${name}=${process.env[name]}]`).join("");
+}
+
+/**
  * The host's standalone binary: `MCP_CASSETTE_BINARY` when CI built it
  * already, else compiled now (Bun, offline) into `dir`.
  */

@@ -7,14 +7,19 @@
  * CI passes the binary it built in MCP_CASSETTE_BINARY; otherwise the test
  * compiles one with Bun, offline.
  */
-import { test } from "node:test";
+import { after, test } from "node:test";
 import assert from "node:assert/strict";
+import { rmSync } from "node:fs";
 import path from "node:path";
 import { run, tempDir } from "../helpers.ts";
-import { hostBinary, recordWith, replayWith } from "./_runtimes.ts";
+import { hostBinary, overridesInName, recordWith, replayWith } from "./_runtimes.ts";
 
-test("compiled binary: --version, record → replay with the SDK client, and the demo restarting itself", async () => {
-  const work = tempDir("mcp-cassette-bin-");
+const NAME = `compiled binary${overridesInName("MCP_CASSETTE_BINARY")}: --version, ` +
+  "record → replay with the SDK client, and the demo restarting itself";
+const work = tempDir("mcp-cassette-bin-");
+after(() => rmSync(work, { recursive: true, force: true }));
+
+test(NAME, async () => {
   const binary = await hostBinary(work);
 
   const version = await run([binary, "--version"], { cwd: work });

@@ -6,8 +6,9 @@
  * runtime wrote. Every session must give the same results. Each also runs
  * the demo, whose servers are this CLI restarted by `runtime.selfCommand()`.
  */
-import { test } from "node:test";
+import { after, test } from "node:test";
 import assert from "node:assert/strict";
+import { rmSync } from "node:fs";
 import path from "node:path";
 import { ROOT, run, tempDir } from "../helpers.ts";
 import {
@@ -16,13 +17,18 @@ import {
   denoScript,
   hostBinary,
   NODE_BIN,
+  overridesInName,
   recordWith,
   replayWith,
 } from "./_runtimes.ts";
 import type { SessionResults } from "./_runtimes.ts";
 
-test("record under each runtime, replay under the next: identical results everywhere", async () => {
-  const work = tempDir("mcp-cassette-matrix-");
+const NAME = "record under each runtime, replay under the next: identical results everywhere" +
+  overridesInName("MCP_CASSETTE_BINARY");
+const work = tempDir("mcp-cassette-matrix-");
+after(() => rmSync(work, { recursive: true, force: true }));
+
+test(NAME, async () => {
   await denoScript("build_npm.ts", []);
   const runtimes: [string, string[]][] = [
     ["deno", [DENO_BIN, "run", "-A", "--no-check", path.join(ROOT, "cli.ts")]],

@@ -5,14 +5,14 @@
  *
  * Usage: deno run -A tests/prune/_client.ts --steps tools,echo,sum,... (--url URL | -- <server command...>)
  */
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import {
+  Client,
   CreateMessageRequestSchema,
   ElicitRequestSchema,
   ListRootsRequestSchema,
-} from "@modelcontextprotocol/sdk/types.js";
+  StdioClientTransport,
+  StreamableHTTPClientTransport,
+} from "../sdk.ts";
 import { parseArgs } from "node:util";
 import process from "node:process";
 

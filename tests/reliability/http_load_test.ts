@@ -32,6 +32,8 @@ import {
 import type { Msg } from "./_http.ts";
 
 const CLIENTS = Number(process.env.LOAD_CLIENTS ?? 200);
+/** A run with fewer (or more) clients than the default says so in its name. */
+const OVERRIDE = process.env.LOAD_CLIENTS ? ` [LOAD_CLIENTS=${process.env.LOAD_CLIENTS}]` : "";
 const SECONDS = LONG ? 60 : 5;
 /** Sessions recorded; the replay serves more client sessions than this by reusing them. */
 const RECORDED = 3;
@@ -70,7 +72,7 @@ async function recordSessions(): Promise<string> {
   return cassette;
 }
 
-test(`HTTP replay: ${CLIENTS} concurrent sessions for ${SECONDS} s, every answer matched, no error, bounded RSS`, async () => {
+test(`HTTP replay: ${CLIENTS} concurrent sessions for ${SECONDS} s, every answer matched, no error, bounded RSS${OVERRIDE}`, async () => {
   const cassette = await recordSessions();
   // The recorded answer to each call, by its arguments.
   const recorded = new Map<string, unknown>();
