@@ -29,6 +29,13 @@ export function asString(value: unknown): string | undefined {
   return typeof value === "string" ? value : undefined;
 }
 
+/** A time such as `2026-02-17T20:25:23.123456+00:00` as our headers write times; other text as it is. */
+export function isoTime(value: unknown): string | undefined {
+  const text = asString(value);
+  const time = text === undefined ? NaN : Date.parse(text);
+  return Number.isNaN(time) ? text : new Date(time).toISOString();
+}
+
 /** Stamps a source line number on an entry. */
 export function located(entry: Entry, line: number): LocatedEntry {
   return Object.assign(entry, { line });
