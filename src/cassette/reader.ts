@@ -134,12 +134,12 @@ function isOurHeaderLine(text: string): boolean {
  * newline for hundreds of megabytes must not become one string first.
  */
 function throwUnlessOurs(chunk: string): void {
-  const text = chunk.replace(/^\uFEFF/, "").trimStart();
-  if (text === "") return; // blank so far: the line reader says what is wrong
-  const end = text.indexOf("\n");
-  if (!text.startsWith("{") || !isOurHeaderLine(end === -1 ? text : text.slice(0, end))) {
-    throw new ForeignFormat(chunk);
-  }
+  // Indexes, not trimmed copies: the chunk may be a whole mebibyte.
+  const start = chunk.search(/[^\s\uFEFF]/);
+  if (start === -1) return; // blank so far: the line reader says what is wrong
+  const end = chunk.indexOf("\n", start);
+  const line = chunk.slice(start, end === -1 ? chunk.length : end);
+  if (chunk[start] !== "{" || !isOurHeaderLine(line)) throw new ForeignFormat(chunk);
 }
 
 /**
