@@ -22,6 +22,8 @@ import path from "node:path";
 import process from "node:process";
 import { parseArgs } from "node:util";
 import { fileURLToPath } from "node:url";
+import { SDK_SESSION } from "../../tests/helpers.ts";
+import { startBackground, startEverythingHttp } from "../../tests/http/http_helpers.ts";
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const ROOT = path.resolve(HERE, "..", "..");
@@ -35,7 +37,8 @@ const DENO = path.join(ROOT, "node_modules", ".bin", "deno");
  * oldest release it allows.
  */
 const TOOLS: Record<string, string[]> = {
-  "python-mcp-cassette": ["mcp-cassette==0.4.0"],
+  // The [http] extra records Streamable HTTP (--url).
+  "python-mcp-cassette": ["mcp-cassette[http]==0.4.0"],
   "mcp-rec": ["mcp-rec==0.1.1"],
   "mcp-recorder": ["mcp-recorder==0.5.0", "starlette==0.52.1"],
   "mcp-vcr": ["mcp-vcr==0.2.2"],
@@ -127,6 +130,41 @@ function pythonMcpCassette(bin: string, out: string): void {
   );
 }
 
+/**
+ * Over Streamable HTTP the server is server-everything from node_modules (our
+ * Python server speaks stdio only), and the client the repository's SDK
+ * session (tests/fixtures/sdk_session.ts, basic scenario) through the
+ * recorder's proxy; the recorder stops itself after 2 s without traffic.
+ */
+async function pythonMcpCassetteHttp(bin: string, out: string): Promise<void> {
+  const dir = path.join(out, "python-mcp-cassette");
+  fresh(dir, "everything.http.v3.mcp.json", "everything.http.expected.json");
+  const server = await startEverythingHttp();
+  try {
+    const recorder = await startBackground([
+      path.join(bin, "mcp-cassette"),
+      "record",
+      "--cassette",
+      path.join(dir, "everything.http.v3.mcp.json"),
+      "--url",
+      server.url,
+      "--max-idle",
+      "2",
+    ], /recording at (http:\/\/\S+)/);
+    const live = sh([...SDK_SESSION, "--url", recorder.found]);
+    writeFileSync(path.join(dir, "everything.http.expected.json"), live);
+    const code = await new Promise<number | null>((resolve) => {
+      if (recorder.child.exitCode !== null) resolve(recorder.child.exitCode);
+      else recorder.child.once("exit", (exit) => resolve(exit));
+    });
+    if (code !== 0) {
+      throw new Error(`mcp-cassette record --url exited ${code}\n${recorder.output()}`);
+    }
+  } finally {
+    await server.stop();
+  }
+}
+
 function mcpRec(bin: string, out: string): void {
   const dir = path.join(out, "mcp-rec");
   // mcp-rec appends to its file: start from none.
@@ -192,7 +230,9 @@ const venvs = values.venvs ?? path.join(work, "venvs");
 try {
   mkdirSync(venvs, { recursive: true });
   const out = path.resolve(values.out!);
-  pythonMcpCassette(install(venvs, "python-mcp-cassette"), out);
+  const python = install(venvs, "python-mcp-cassette");
+  pythonMcpCassette(python, out);
+  await pythonMcpCassetteHttp(python, out);
   mcpRec(install(venvs, "mcp-rec"), out);
   mcpVcr(install(venvs, "mcp-vcr"), out);
   mcpRecorder(install(venvs, "mcp-recorder"), out, work);

@@ -111,6 +111,29 @@ test("Python mcp-cassette 0.4.0 (format_version 3): every message, direction, ti
   assert.equal(messages(cassette)[4].line, text.findIndex((l) => l.includes('"seq": 4')) + 1);
 });
 
+test("Python mcp-cassette 0.4.0 over Streamable HTTP: exchanges, server URL, the live answers", async () => {
+  const file = "python-mcp-cassette/everything.http.v3.mcp.json";
+  const source = JSON.parse(readFileSync(foreign(file), "utf8"));
+  const cassette = await loadCassette(foreign(file));
+  assert.equal(cassette.importedFrom, "python-mcp-cassette@3");
+  assert.equal(cassette.header.transport, "http");
+  assert.equal(cassette.header.server.url, source.server_url);
+  assert.equal(cassette.header.meta?.sessionId, source.session_id);
+  assert.equal(cassette.header.server.name, "mcp-servers/everything");
+  assert.deepEqual(
+    messages(cassette).map((entry) => [entry.dir, entry.x]),
+    source.messages.map((m: JsonObject) => [m.sender === "client" ? "c2s" : "s2c", m.exchange]),
+  );
+  const { results } = JSON.parse(
+    readFileSync(foreign("python-mcp-cassette/everything.http.expected.json"), "utf8"),
+  );
+  const { server, protocol, ...steps } = results;
+  const got = resultsInRequestOrder(cassette);
+  assert.deepEqual((got[0] as JsonObject).serverInfo, server);
+  assert.equal((got[0] as JsonObject).protocolVersion, protocol);
+  assert.deepEqual(got.slice(1), Object.values(steps));
+});
+
 test("mcp-rec 0.1.1: every line a message, epoch seconds to milliseconds, the live answers", async () => {
   const file = "mcp-rec/session.jsonl";
   const lines = readFileSync(foreign(file), "utf8").trim().split("\n").map((l) => JSON.parse(l));
@@ -332,6 +355,7 @@ test("import -o writes a cassette our reader reads back unchanged, for every for
   const samples: [string, string][] = [
     ["ts-mcp-cassette/initiated.http.cassette.jsonl", "ts-mcp-cassette@2"],
     ["python-mcp-cassette/session.v3.mcp.json", "python-mcp-cassette@3"],
+    ["python-mcp-cassette/everything.http.v3.mcp.json", "python-mcp-cassette@3"],
     ["mcp-rec/session.jsonl", "mcp-rec@0.1"],
     ["mcp-vcr/session.ndjson", "mcp-vcr@1"],
     ["mcp-recorder/session.json", "mcp-recorder@1.0"],

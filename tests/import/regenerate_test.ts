@@ -67,6 +67,19 @@ test("the real tools, installed afresh, still write samples that import like the
       const committed = await loadCassette(path.join(FOREIGN, sample));
       assert.deepEqual(shape(fresh), shape(committed), sample);
     }
+    // server-everything's answers vary (random weather, its own ids): the conversation's outline must not.
+    const http = "python-mcp-cassette/everything.http.v3.mcp.json";
+    const outline = (cassette: Cassette) =>
+      cassette.entries.map((entry) =>
+        entry.type === "message"
+          ? [entry.dir, entry.x, (entry.msg as { method?: string }).method ?? "answer"]
+          : [entry.type]
+      );
+    assert.deepEqual(
+      outline(await loadCassette(path.join(out, http))),
+      outline(await loadCassette(path.join(FOREIGN, http))),
+      http,
+    );
   } finally {
     rmSync(out, { recursive: true, force: true });
   }

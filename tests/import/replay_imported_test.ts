@@ -54,6 +54,7 @@ const SAMPLES = [
   "ts-mcp-cassette/everything.stdio.cassette.jsonl",
   "ts-mcp-cassette/initiated.http.cassette.jsonl",
   "python-mcp-cassette/session.v3.mcp.json",
+  "python-mcp-cassette/everything.http.v3.mcp.json",
   "mcp-rec/session.jsonl",
   "mcp-vcr/session.ndjson",
   "mcp-recorder/session.json",
