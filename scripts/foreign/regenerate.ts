@@ -168,12 +168,14 @@ async function pythonMcpCassetteHttp(bin: string, out: string): Promise<void> {
 function mcpRec(bin: string, out: string): void {
   const dir = path.join(out, "mcp-rec");
   // mcp-rec appends to its file: start from none.
-  fresh(dir, "session.jsonl", "session.expected.json");
-  sdkSession(
-    [path.join(bin, "mcp-rec"), "record", "-o", path.join(dir, "session.jsonl"), "--"],
-    bin,
-    path.join(dir, "session.expected.json"),
-  );
+  fresh(dir, "session.jsonl", "session.expected.json", "two-launches.jsonl");
+  const record = (
+    file: string,
+  ) => [path.join(bin, "mcp-rec"), "record", "-o", path.join(dir, file), "--"];
+  sdkSession(record("session.jsonl"), bin, path.join(dir, "session.expected.json"));
+  // A client that launches the server twice: mcp-rec appends the second session.
+  sdkSession(record("two-launches.jsonl"), bin);
+  sdkSession(record("two-launches.jsonl"), bin);
 }
 
 function mcpVcr(bin: string, out: string): void {

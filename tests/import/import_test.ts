@@ -151,6 +151,21 @@ test("mcp-rec 0.1.1: every line a message, epoch seconds to milliseconds, the li
   assert.equal(loggedNotice(cassette), 1);
 });
 
+test("mcp-rec 0.1.1, two launches appended to one file: two sessions, each with the live answers", async () => {
+  const cassette = await loadCassette(foreign("mcp-rec/two-launches.jsonl"));
+  const sessions = [...new Set(cassette.entries.map((entry) => entry.session))];
+  assert.deepEqual(sessions, [undefined, "launch-2"]);
+  const { answers } = liveAnswers("mcp-rec/session.expected.json");
+  for (const session of sessions) {
+    const one = { ...cassette, entries: cassette.entries.filter((e) => e.session === session) };
+    assert.deepEqual(answersInRequestOrder(one).slice(1), answers, String(session));
+    const first = messages(one)[0].msg as JsonObject;
+    assert.equal(first.method, "initialize", "each session opens with its initialize");
+  }
+  const times = cassette.entries.map((entry) => entry.t);
+  assert.deepEqual(times, [...times].sort((a, b) => a - b), "one clock across the launches");
+});
+
 test("mcp-vcr 0.2.2 NDJSON: meta line to header, every message and time, the live answers", async () => {
   const file = "mcp-vcr/session.ndjson";
   const [meta, ...lines] = readFileSync(foreign(file), "utf8").trim().split("\n").map((l) =>

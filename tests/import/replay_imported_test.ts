@@ -56,6 +56,7 @@ const SAMPLES = [
   "python-mcp-cassette/session.v3.mcp.json",
   "python-mcp-cassette/everything.http.v3.mcp.json",
   "mcp-rec/session.jsonl",
+  "mcp-rec/two-launches.jsonl",
   "mcp-vcr/session.ndjson",
   "mcp-recorder/session.json",
 ];

@@ -3,7 +3,8 @@
  * stdio proxy, `{"ts": <epoch seconds>, "dir": "client->server" |
  * "server->client", "msg": <the message>}`, where a line that was not JSON
  * is kept as `{"_raw": TEXT, "_unparsed": true}`. The file is opened for
- * appending, so one file may hold several sessions one after another.
+ * appending, so one file may hold several launches one after another: each
+ * becomes a session of its own.
  *
  * @module
  */
@@ -30,6 +31,7 @@ export function isMcpRecLine(first: JsonObject): boolean {
 export function convertMcpRec(path: string, lines: JsonLine[]): Converted {
   const start = lines[0].value.ts as number;
   const entries: LocatedEntry[] = [];
+  let launches = 0;
   for (const { line, value } of lines) {
     const dir = typeof value.dir === "string" ? DIRECTIONS[value.dir] : undefined;
     if (!dir) {
@@ -49,6 +51,10 @@ export function convertMcpRec(path: string, lines: JsonLine[]): Converted {
     const entry: Entry = raw !== undefined
       ? { type: "raw", t, dir, text: raw }
       : { type: "message", t, dir, msg };
+    // Each launch of the server appends a session that opens with initialize;
+    // the second and later get the names our recorder gives appended launches.
+    if (dir === "c2s" && msg.method === "initialize") launches++;
+    if (launches > 1) entry.session = `launch-${launches}`;
     entries.push(located(entry, line));
   }
   return {
