@@ -11,10 +11,9 @@
  * @module
  */
 import { CassetteFormatError } from "../errors.ts";
-import type { Cassette } from "./reader.ts";
 import { openCassetteText } from "./open.ts";
 import { finishHeader } from "./import/common.ts";
-import type { Converted } from "./import/common.ts";
+import type { Converted, ImportedCassette } from "./import/common.ts";
 import { detectLayout, EXPECTED } from "./import/detect.ts";
 import { collectJsonLines, collectText, next } from "./import/lines.ts";
 import type { Chunks } from "./import/lines.ts";
@@ -25,7 +24,7 @@ import { convertMcpReplay, isMcpReplayHeader } from "./import/mcp_replay.ts";
 import { convertMcpVcr, isMcpVcrMeta } from "./import/mcp_vcr.ts";
 import { convertMcpRec, isMcpRecLine } from "./import/mcp_rec.ts";
 
-type Result = Converted & { torn?: Cassette["torn"] };
+type Result = Converted & { torn?: ImportedCassette["torn"] };
 
 async function convertDocument(path: string, first: string, rest: Chunks): Promise<Result> {
   const text = await collectText(first, rest);
@@ -56,7 +55,10 @@ async function convertLines(path: string, first: string, rest: Chunks): Promise<
  * format is unknown. `firstChunk`, the start of the file a caller already
  * read, lets a file of no known format be refused without opening it again.
  */
-export async function importForeign(path: string, firstChunk?: string): Promise<Cassette> {
+export async function importForeign(
+  path: string,
+  firstChunk?: string,
+): Promise<ImportedCassette> {
   if (firstChunk !== undefined) detectLayout(path, firstChunk);
   const reader = (await openCassetteText(path)).getReader();
   let converted: Result;
@@ -71,7 +73,7 @@ export async function importForeign(path: string, firstChunk?: string): Promise<
   } finally {
     reader.cancel().catch(() => {});
   }
-  const cassette: Cassette = {
+  const cassette: ImportedCassette = {
     path,
     header: finishHeader(converted),
     entries: converted.entries,

@@ -17,6 +17,7 @@ import { DENO, FOREIGN, ROOT, run, tempDir } from "../helpers.ts";
 const SAMPLES = [
   "python-mcp-cassette/session.v3.mcp.json",
   "mcp-rec/session.jsonl",
+  "mcp-rec/two-launches.jsonl",
   "mcp-vcr/session.ndjson",
   "mcp-recorder/session.json",
 ];
@@ -33,6 +34,7 @@ if (skip) process.stderr.write(`regenerate_test.ts: skipped: ${skip}\n`);
 function shape(cassette: Cassette) {
   return {
     importedFrom: cassette.importedFrom,
+    sessions: [...new Set(cassette.entries.map((entry) => entry.session))],
     transport: cassette.header.transport,
     era: cassette.header.era,
     protocolVersion: cassette.header.protocolVersion,

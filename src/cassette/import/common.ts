@@ -6,8 +6,23 @@
  */
 import type { CassetteHeader, Entry, Era, Transport } from "../format.ts";
 import { FORMAT_NAME, FORMAT_VERSION, RECORDER_VERSION } from "../format.ts";
-import type { LocatedEntry } from "../reader.ts";
 import type { Json, JsonObject } from "../../jsonrpc.ts";
+
+/**
+ * An entry with the source line it came from: the reader's `LocatedEntry`,
+ * spelled out here so that the converters, which the reader loads, never
+ * import the reader back (not even for a type).
+ */
+export type LocatedEntry = Entry & { line: number };
+
+/** A converted file, shaped as the reader's `Cassette`. */
+export interface ImportedCassette {
+  path: string;
+  header: CassetteHeader;
+  entries: LocatedEntry[];
+  torn?: { line: number; text: string };
+  importedFrom: string;
+}
 
 /** What a converter produces before the header is finished. */
 export interface Converted {

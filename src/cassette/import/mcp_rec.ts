@@ -11,9 +11,8 @@
 import { CassetteFormatError } from "../../errors.ts";
 import type { JsonObject } from "../../jsonrpc.ts";
 import type { Direction, Entry } from "../format.ts";
-import type { LocatedEntry } from "../reader.ts";
 import { asObject, asString, located } from "./common.ts";
-import type { Converted } from "./common.ts";
+import type { Converted, LocatedEntry } from "./common.ts";
 import type { JsonLine } from "./lines.ts";
 
 const DIRECTIONS: Record<string, Direction> = {

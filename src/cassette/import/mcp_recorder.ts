@@ -10,9 +10,8 @@
 import { CassetteFormatError } from "../../errors.ts";
 import type { Json, JsonObject } from "../../jsonrpc.ts";
 import type { MessageEntry, Transport } from "../format.ts";
-import type { LocatedEntry } from "../reader.ts";
 import { asObject, asString, isoTime, located } from "./common.ts";
-import type { Converted } from "./common.ts";
+import type { Converted, LocatedEntry } from "./common.ts";
 
 /** True when a parsed document looks like an mcp-recorder cassette. */
 export function isMcpRecorderCassette(document: unknown): document is JsonObject {

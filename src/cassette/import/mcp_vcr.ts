@@ -8,9 +8,8 @@
  */
 import { CassetteFormatError } from "../../errors.ts";
 import type { JsonObject } from "../../jsonrpc.ts";
-import type { LocatedEntry } from "../reader.ts";
 import { asObject, asString, isoTime, located } from "./common.ts";
-import type { Converted } from "./common.ts";
+import type { Converted, LocatedEntry } from "./common.ts";
 import type { JsonLine } from "./lines.ts";
 
 /** True when a first line is mcp-vcr's meta line. */
