@@ -8,6 +8,7 @@ import { flag, stringOption } from "../cli/command.ts";
 import { printErr } from "../cli/output.ts";
 import { importForeign } from "../cassette/import.ts";
 import { CassetteWriter } from "../cassette/writer.ts";
+import { checkOutputPath } from "../cassette/open.ts";
 import type { Entry } from "../cassette/format.ts";
 import { CassetteError, ExitCode, UsageError } from "../errors.ts";
 import { runtime } from "../runtime/mod.ts";
@@ -41,6 +42,7 @@ export const command: Command = {
     const output = stringOption(values, "output");
     if (!output) throw new UsageError("import needs -o OUT");
     const [input] = positionals;
+    await checkOutputPath(output, "-o");
     if (!flag(values, "force") && await runtime.stat(output)) {
       throw new CassetteError(`${output} already exists (use --force to overwrite it)`);
     }

@@ -131,7 +131,7 @@ test("a FIFO as the cassette is refused at once, not read until killed", {
   });
 });
 
-test("record -o to a FIFO is refused before the server starts, and the FIFO stays", {
+test("record -o and import -o to a FIFO are refused before anything starts, and the FIFO stays", {
   skip: canMakeFifo ? false : "needs mkfifo (not on Windows)",
 }, async () => {
   await inTempDir(async (dir) => {
@@ -146,5 +146,14 @@ test("record -o to a FIFO is refused before the server starts, and the FIFO stay
       /^mcp-cassette record: -o .*pipe\.cassette\.jsonl: is not a regular file \(a FIFO/,
     );
     assert.ok(statSync(fifo).isFIFO(), "the FIFO was not replaced");
+    const sample = path.join(ROOT, "tests/fixtures/foreign/mcp-rec/session.jsonl");
+    const converted = await run([...CLI, "import", sample, "-o", fifo, "--force"], {
+      timeoutMs: 30_000,
+    });
+    assert.match(
+      refused(converted, "import -o FIFO --force"),
+      /-o .*pipe\.cassette\.jsonl: is not a regular file/,
+    );
+    assert.ok(statSync(fifo).isFIFO(), "import did not replace the FIFO");
   });
 });
