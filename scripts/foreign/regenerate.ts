@@ -42,6 +42,8 @@ const TOOLS: Record<string, string[]> = {
   "mcp-rec": ["mcp-rec==0.1.1"],
   "mcp-recorder": ["mcp-recorder==0.5.0", "starlette==0.52.1"],
   "mcp-vcr": ["mcp-vcr==0.2.2"],
+  // vcrpy records HTTP, not MCP: its YAML is the sample of a file import refuses.
+  "vcrpy": ["vcrpy==9.4.2"],
 };
 
 const { values } = parseArgs({
@@ -227,6 +229,16 @@ function mcpRecorder(bin: string, out: string, work: string): void {
   copyFileSync(path.join(cassettes, "session.json"), path.join(dir, "session.json"));
 }
 
+function vcrpy(bin: string, out: string): void {
+  const dir = path.join(out, "vcrpy");
+  fresh(dir, "initialize.yaml");
+  sh([
+    path.join(bin, "python"),
+    path.join(HERE, "vcrpy_session.py"),
+    path.join(dir, "initialize.yaml"),
+  ]);
+}
+
 const work = mkdtempSync(path.join(tmpdir(), "mcp-cassette-foreign-"));
 const venvs = values.venvs ?? path.join(work, "venvs");
 try {
@@ -238,6 +250,7 @@ try {
   mcpRec(install(venvs, "mcp-rec"), out);
   mcpVcr(install(venvs, "mcp-vcr"), out);
   mcpRecorder(install(venvs, "mcp-recorder"), out, work);
+  vcrpy(install(venvs, "vcrpy"), out);
   process.stderr.write(`wrote the samples in ${out}\n`);
 } finally {
   rmSync(work, { recursive: true, force: true });

@@ -346,8 +346,13 @@ test("a file of no known format is a one-line CassetteFormatError, exit 2", asyn
   });
 });
 
-test("mcp-vcr's YAML transcript: import and replay print the known-formats line, exit 2", async () => {
-  const yaml = foreign("mcp-vcr/session.yaml");
+for (const sample of ["mcp-vcr/session.yaml", "vcrpy/initialize.yaml"]) {
+  test(`${sample} (YAML): import and replay print the known-formats line, exit 2`, async () => {
+    await assertKnownFormatsLine(foreign(sample));
+  });
+}
+
+async function assertKnownFormatsLine(yaml: string) {
   await inTempDir(async (dir) => {
     for (
       const [what, command] of [
@@ -364,7 +369,7 @@ test("mcp-vcr's YAML transcript: import and replay print the known-formats line,
     }
     assert.deepEqual(readdirSync(dir), [], "import wrote nothing");
   });
-});
+}
 
 test("import -o writes a cassette our reader reads back unchanged, for every format", async () => {
   const samples: [string, string][] = [

@@ -69,6 +69,12 @@ test("the real tools, installed afresh, still write samples that import like the
       const committed = await loadCassette(path.join(FOREIGN, sample));
       assert.deepEqual(shape(fresh), shape(committed), sample);
     }
+    for (const yaml of ["mcp-vcr/session.yaml", "vcrpy/initialize.yaml"]) {
+      await assert.rejects(
+        loadCassette(path.join(out, yaml)),
+        /not a cassette of any known format/,
+      );
+    }
     // server-everything's answers vary (random weather, its own ids): the conversation's outline must not.
     const http = "python-mcp-cassette/everything.http.v3.mcp.json";
     const outline = (cassette: Cassette) =>
