@@ -14,7 +14,7 @@
  * temporary folder removed at the end. `--python` defaults to
  * $MCP_CASSETTE_PYTHON, then pyenv's newest 3.12, then `python3.12` on PATH.
  */
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { copyFileSync } from "node:fs";
 import { homedir, tmpdir } from "node:os";
@@ -95,6 +95,27 @@ function install(venvs: string, tool: string): string {
   return path.join(venv, "bin");
 }
 
+/**
+ * Like {@linkcode sh}, without blocking this process: the HTTP recorders and
+ * server-everything run as its children, their output piped here, and a
+ * server that cannot write its log blocks.
+ */
+function shAsync(command: string[]): Promise<string> {
+  process.stderr.write(`$ ${command.join(" ")}\n`);
+  return new Promise((resolve, reject) => {
+    const child = spawn(command[0], command.slice(1), { stdio: ["ignore", "pipe", "inherit"] });
+    let stdout = "";
+    child.stdout.setEncoding("utf8").on("data", (chunk) => (stdout += chunk));
+    const timer = setTimeout(() => child.kill("SIGKILL"), 300_000);
+    child.on("error", reject);
+    child.on("close", (code) => {
+      clearTimeout(timer);
+      if (code === 0) resolve(stdout);
+      else reject(new Error(`${command[0]} exited ${code}`));
+    });
+  });
+}
+
 /** Drives the SDK client's session through `recorder`; writes what it received live. */
 function sdkSession(recorder: string[], bin: string, expected?: string): void {
   const live = sh([
@@ -153,7 +174,7 @@ async function pythonMcpCassetteHttp(bin: string, out: string): Promise<void> {
       "--max-idle",
       "2",
     ], /recording at (http:\/\/\S+)/);
-    const live = sh([...SDK_SESSION, "--url", recorder.found]);
+    const live = await shAsync([...SDK_SESSION, "--url", recorder.found]);
     writeFileSync(path.join(dir, "everything.http.expected.json"), live);
     const code = await new Promise<number | null>((resolve) => {
       if (recorder.child.exitCode !== null) resolve(recorder.child.exitCode);
