@@ -121,12 +121,10 @@ export function run(
 }
 
 /**
- * Other tools' sample cassettes live outside the repository, in the shared
- * folder beside the checkout (`../shared/fixtures/peers`); MCP_CASSETTE_PEERS
- * overrides it.
+ * Other tools' sample cassettes, written by those tools (see the README
+ * there): inside the repository, so a fresh clone's tests need nothing beside it.
  */
-export const PEERS = process.env.MCP_CASSETTE_PEERS ??
-  path.join(ROOT, "..", "shared", "fixtures", "peers");
+export const FOREIGN = path.join(ROOT, "tests", "fixtures", "foreign");
 
 /** What tests/fixtures/sdk_session.ts prints. */
 export interface SdkSession {

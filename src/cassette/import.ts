@@ -1,98 +1,79 @@
 /**
  * Conversion of other tools' cassette formats into ours: the Python
- * mcp-cassette's JSON (`format_version` 1–3), the TypeScript mcp-cassette's
- * JSONL (`cassetteVersion` 1–2) and mcp-replay's JSONL
- * (`mcp-replay/cassette@1`). docs/import.md says what maps to what.
+ * mcp-cassette's JSON (`format_version` 1–3), mcp-recorder's JSON
+ * (`"version": "1.x"`), the TypeScript mcp-cassette's JSONL
+ * (`cassetteVersion` 1–2), mcp-replay's JSONL (`mcp-replay/cassette@1`),
+ * mcp-vcr's NDJSON and mcp-rec's JSONL. The format is told from the first
+ * chunk of the file, and the file is read as a stream: a file of no known
+ * format is refused after that chunk. docs/cassette-format.md says what maps
+ * to what.
  *
  * @module
  */
 import { CassetteFormatError } from "../errors.ts";
-import type { JsonObject } from "../jsonrpc.ts";
-import { runtime } from "../runtime/mod.ts";
-import type { Cassette } from "./reader.ts";
-import { asObject, finishHeader } from "./import/common.ts";
-import type { Converted } from "./import/common.ts";
+import { openCassetteText } from "./open.ts";
+import { finishHeader } from "./import/common.ts";
+import type { Converted, ImportedCassette } from "./import/common.ts";
+import { detectLayout, EXPECTED } from "./import/detect.ts";
+import { collectJsonLines, collectText, next } from "./import/lines.ts";
+import type { Chunks } from "./import/lines.ts";
 import { convertPython, isPythonCassette } from "./import/python.ts";
+import { convertMcpRecorder, isMcpRecorderCassette } from "./import/mcp_recorder.ts";
 import { convertTypeScript, isTypeScriptHeader } from "./import/typescript.ts";
 import { convertMcpReplay, isMcpReplayHeader } from "./import/mcp_replay.ts";
+import { convertMcpVcr, isMcpVcrMeta } from "./import/mcp_vcr.ts";
+import { convertMcpRec, isMcpRecLine } from "./import/mcp_rec.ts";
 
-const EXPECTED = `not a cassette of any known format (expected an "mcp-cassette" header line, ` +
-  `a Python mcp-cassette JSON document with "format_version" and "messages", ` +
-  `a TypeScript mcp-cassette "cassetteVersion" header, or an "mcp-replay/cassette@1" header)`;
+type Result = Converted & { torn?: ImportedCassette["torn"] };
 
-async function readText(path: string): Promise<string> {
+async function convertDocument(path: string, first: string, rest: Chunks): Promise<Result> {
+  const text = await collectText(first, rest);
+  let document: unknown;
   try {
-    return await runtime.readTextFile(path);
+    document = JSON.parse(text);
   } catch (error) {
-    const code = (error as { code?: string }).code;
-    const problem = code === "ENOENT" || error instanceof Error && error.name === "NotFound"
-      ? "no such file"
-      : code === "EISDIR" || error instanceof Error && error.name === "IsADirectory"
-      ? "is a directory"
-      : (error as Error).message;
-    throw new CassetteFormatError(path, 0, `cannot read the file: ${problem}`);
+    throw new CassetteFormatError(path, 0, `not valid JSON (${(error as Error).message})`);
   }
-}
-
-/** Parses JSONL lines, skipping blanks; a torn last line is reported, not fatal. */
-function parseLines(path: string, text: string): {
-  lines: { line: number; value: JsonObject }[];
-  torn?: { line: number; text: string };
-} {
-  const raw = text.split("\n");
-  const lines: { line: number; value: JsonObject }[] = [];
-  let torn: { line: number; text: string } | undefined;
-  for (let i = 0; i < raw.length; i++) {
-    const source = raw[i].replace(/\r$/, "");
-    if (source.trim() === "") continue;
-    try {
-      const value = asObject(JSON.parse(source));
-      if (!value) throw new CassetteFormatError(path, i + 1, "each line must be a JSON object");
-      lines.push({ line: i + 1, value });
-    } catch (error) {
-      if (error instanceof CassetteFormatError) throw error;
-      const isLast = i === raw.length - 1 && !text.endsWith("\n");
-      if (isLast && lines.length > 0) {
-        torn = { line: i + 1, text: source };
-        continue;
-      }
-      throw new CassetteFormatError(path, i + 1, `not valid JSON (${(error as Error).message})`);
-    }
-  }
-  return { lines, torn };
-}
-
-/** Recognises the format of a foreign file's text and converts it. */
-export function convertForeignText(
-  path: string,
-  text: string,
-): Converted & { torn?: Cassette["torn"] } {
-  if (text.trim() === "") {
-    throw new CassetteFormatError(path, 1, "the file is empty (expected a cassette header)");
-  }
-  const trimmed = text.trimStart();
-  if (trimmed.startsWith("{") && !/^\{[^\n]*\}\s*\n\s*\{/.test(trimmed)) {
-    // One JSON document (the Python tool's), unless it is one-object-a-line JSONL.
-    let document: unknown;
-    try {
-      document = JSON.parse(text);
-    } catch {
-      document = undefined;
-    }
-    if (isPythonCassette(document)) return convertPython(path, text, document);
-  }
-  const { lines, torn } = parseLines(path, text);
-  if (lines.length === 0) throw new CassetteFormatError(path, 1, EXPECTED);
-  const first = lines[0];
-  if (isTypeScriptHeader(first.value)) return { ...convertTypeScript(path, lines), torn };
-  if (isMcpReplayHeader(first.value)) return { ...convertMcpReplay(path, lines), torn };
+  if (isPythonCassette(document)) return convertPython(path, text, document);
+  if (isMcpRecorderCassette(document)) return convertMcpRecorder(path, text, document);
   throw new CassetteFormatError(path, 1, EXPECTED);
 }
 
-/** Converts a file written by another record/replay tool; throws when the format is unknown. */
-export async function importForeign(path: string): Promise<Cassette> {
-  const converted = convertForeignText(path, await readText(path));
-  const cassette: Cassette = {
+async function convertLines(path: string, first: string, rest: Chunks): Promise<Result> {
+  const { lines, torn } = await collectJsonLines(path, first, rest);
+  const head = lines[0]?.value;
+  if (!head) throw new CassetteFormatError(path, 1, EXPECTED);
+  if (isTypeScriptHeader(head)) return { ...convertTypeScript(path, lines), torn };
+  if (isMcpReplayHeader(head)) return { ...convertMcpReplay(path, lines), torn };
+  if (isMcpVcrMeta(head)) return { ...convertMcpVcr(path, lines), torn };
+  if (isMcpRecLine(head)) return { ...convertMcpRec(path, lines), torn };
+  throw new CassetteFormatError(path, lines[0].line, EXPECTED);
+}
+
+/**
+ * Converts a file written by another record/replay tool; throws when the
+ * format is unknown. `firstChunk`, the start of the file a caller already
+ * read, lets a file of no known format be refused without opening it again.
+ */
+export async function importForeign(
+  path: string,
+  firstChunk?: string,
+): Promise<ImportedCassette> {
+  if (firstChunk !== undefined) detectLayout(path, firstChunk);
+  const reader = (await openCassetteText(path)).getReader();
+  let converted: Result;
+  try {
+    const first = await next(reader) ?? "";
+    converted = detectLayout(path, first) === "document"
+      ? await convertDocument(path, first, reader)
+      : await convertLines(path, first, reader);
+  } catch (error) {
+    if (error instanceof CassetteFormatError) throw error;
+    throw new CassetteFormatError(path, 0, `cannot read the file: ${(error as Error).message}`);
+  } finally {
+    reader.cancel().catch(() => {});
+  }
+  const cassette: ImportedCassette = {
     path,
     header: finishHeader(converted),
     entries: converted.entries,

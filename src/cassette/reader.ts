@@ -7,6 +7,7 @@
 import { CassetteFormatError } from "../errors.ts";
 import { LineSplitter } from "../framing/jsonl.ts";
 import { runtime } from "../runtime/mod.ts";
+import { openCassetteText } from "./open.ts";
 import { ENTRY_TYPES, FORMAT_NAME, FORMAT_VERSION, pendingPath } from "./format.ts";
 import type { CassetteHeader, Entry } from "./format.ts";
 import { adoptFrameMember, keepFrameText, msgTextOfLine } from "./frame_text.ts";
@@ -91,14 +92,6 @@ function entryOfLine(path: string, line: number, value: unknown, text: string): 
   return entry;
 }
 
-function openStream(path: string): ReadableStream<string> {
-  try {
-    return runtime.readFileText(path);
-  } catch (error) {
-    throw new CassetteFormatError(path, 0, `cannot read the file: ${(error as Error).message}`);
-  }
-}
-
 /**
  * The file's lines, a chunk's worth at a time, without their terminators;
  * `onUnterminated` hears of a last line with no newline. A reader loop over
@@ -110,13 +103,19 @@ function openStream(path: string): ReadableStream<string> {
 export async function* lineBatches(
   path: string,
   onUnterminated: (text: string) => void = () => {},
+  /** Sees the first chunk (up to 1 MiB) before it is split; may throw to stop. */
+  onFirstChunk?: (text: string) => void,
 ): AsyncGenerator<string[]> {
-  const reader = openStream(path).getReader();
+  const reader = (await openCassetteText(path)).getReader();
   const splitter = new LineSplitter();
   try {
     while (true) {
       const { done, value } = await reader.read();
       if (done) break;
+      if (onFirstChunk) {
+        onFirstChunk(value);
+        onFirstChunk = undefined;
+      }
       const lines = splitter.pushText(value);
       if (lines.length > 0) yield lines;
     }
@@ -132,10 +131,30 @@ export async function* lineBatches(
 }
 
 /** Thrown inside {@linkcode loadCassette} when line 1 is not our header. */
-class ForeignFormat extends Error {}
+class ForeignFormat extends Error {
+  /** The first chunk of the file, when that told. */
+  constructor(readonly firstChunk?: string) {
+    super("not an mcp-cassette file");
+  }
+}
 
 function isOurHeaderLine(text: string): boolean {
   return text.includes(`"${FORMAT_NAME}"`) && text.includes('"format"');
+}
+
+/**
+ * Tells from the file's first chunk whether it can be one of ours, so that
+ * anything else (another tool's file, YAML, random bytes) goes to the
+ * foreign-format detection before a single line is gathered: a file with no
+ * newline for hundreds of megabytes must not become one string first.
+ */
+function throwUnlessOurs(chunk: string): void {
+  // Indexes, not trimmed copies: the chunk may be a whole mebibyte.
+  const start = chunk.search(/[^\s\uFEFF]/);
+  if (start === -1) return; // blank so far: the line reader says what is wrong
+  const end = chunk.indexOf("\n", start);
+  const line = chunk.slice(start, end === -1 ? chunk.length : end);
+  if (chunk[start] !== "{" || !isOurHeaderLine(line)) throw new ForeignFormat(chunk);
 }
 
 /**
@@ -153,7 +172,11 @@ export async function* readCassetteLines(path: string): AsyncGenerator<CassetteL
  */
 async function* readLines(path: string, foreignIsSignal: boolean): AsyncGenerator<CassetteLine[]> {
   let unterminated: string | undefined;
-  const batches = lineBatches(path, (text) => (unterminated = text));
+  const batches = lineBatches(
+    path,
+    (text) => (unterminated = text),
+    foreignIsSignal ? throwUnlessOurs : undefined,
+  );
   let lineNumber = 0;
   let pendingTorn: { line: number; text: string; error: string } | undefined;
   try {
@@ -220,7 +243,8 @@ async function* readLines(path: string, foreignIsSignal: boolean): AsyncGenerato
 
 /**
  * Loads a whole cassette. Files written by other tools (the Python and
- * TypeScript mcp-cassette, mcp-replay) are converted to ours.
+ * TypeScript mcp-cassette, mcp-replay, mcp-recorder, mcp-vcr, mcp-rec) are
+ * converted to ours; the first chunk of the file tells which.
  *
  * @example
  * ```ts
@@ -249,7 +273,7 @@ export async function loadCassette(path: string): Promise<Cassette> {
     if (!(error instanceof ForeignFormat)) throw error;
     // Other tools' formats are rare: their converters load only when needed.
     const { importForeign } = await import("./import.ts");
-    return await importForeign(path);
+    return await importForeign(path, error.firstChunk);
   }
   return { path, header: header!, entries, torn, headerText };
 }

@@ -8,6 +8,7 @@ import { flag, stringOption } from "../cli/command.ts";
 import { printErr } from "../cli/output.ts";
 import { importForeign } from "../cassette/import.ts";
 import { CassetteWriter } from "../cassette/writer.ts";
+import { checkOutputPath } from "../cassette/open.ts";
 import type { Entry } from "../cassette/format.ts";
 import { CassetteError, ExitCode, UsageError } from "../errors.ts";
 import { runtime } from "../runtime/mod.ts";
@@ -15,13 +16,15 @@ import { runtime } from "../runtime/mod.ts";
 /** The `import` command. */
 export const command: Command = {
   name: "import",
-  summary:
-    "Convert a cassette from the Python or TypeScript mcp-cassette, or mcp-replay, into this format",
+  summary: "Convert another record/replay tool's cassette into this format",
   usage: "import FILE -o OUT [--force]",
   description:
     "Reads a cassette written by another record/replay tool (the Python mcp-cassette's JSON, " +
-    "format_version 1-3; the TypeScript mcp-cassette's JSONL, cassetteVersion 1-2; mcp-replay's " +
-    "mcp-replay/cassette@1 JSONL) and writes the same session in this tool's format. `replay`, `lint`, " +
+    "format_version 1-3; the TypeScript mcp-cassette's JSONL, cassetteVersion 1-2; mcp-recorder's " +
+    "JSON, version 1.x; mcp-vcr's NDJSON transcripts, from record --format ndjson; mcp-rec's JSONL; " +
+    "mcp-replay's mcp-replay/cassette@1 JSONL) and writes the same session in this tool's format. " +
+    "The first chunk of FILE tells its format; a file of none of them (YAML, binary data) stops " +
+    "there with exit 2. `replay`, `lint`, " +
     "`diff` and `inspect` also read those files directly; import makes the conversion permanent. " +
     "docs/import.md lists what each format maps to and what it never recorded.",
   options: {
@@ -39,6 +42,7 @@ export const command: Command = {
     const output = stringOption(values, "output");
     if (!output) throw new UsageError("import needs -o OUT");
     const [input] = positionals;
+    await checkOutputPath(output, "-o");
     if (!flag(values, "force") && await runtime.stat(output)) {
       throw new CassetteError(`${output} already exists (use --force to overwrite it)`);
     }

@@ -10,6 +10,7 @@ import { UsageError } from "../errors.ts";
 import { recordHttp } from "../record/http.ts";
 import { runRecord } from "../modes/record_run.ts";
 import { withClaim } from "../claim/claim.ts";
+import { checkOutputPath } from "../cassette/open.ts";
 import { REDACTION_OPTIONS, redactorFromOptions } from "./shared_options.ts";
 import { runtime } from "../runtime/mod.ts";
 import { SCRIPT_OPTIONS } from "../script/options.ts";
@@ -93,6 +94,7 @@ export const command: Command = {
   async run({ values, rest }) {
     const output = stringOption(values, "output");
     if (!output) throw new UsageError("record needs -o CASSETTE");
+    await checkOutputPath(output, "-o");
     if (stringOption(values, "script") !== undefined) {
       const { recordWithPlaybook } = await import("../script/cli.ts");
       return await recordWithPlaybook(values, rest, output, printErr);

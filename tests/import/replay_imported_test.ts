@@ -12,7 +12,7 @@ import path from "node:path";
 import { loadCassette } from "../../src/cassette/reader.ts";
 import type { JsonRpcMessage } from "../../src/jsonrpc.ts";
 import { idKey } from "../../src/jsonrpc.ts";
-import { CLI, DENO, PEERS, ROOT, run } from "../helpers.ts";
+import { CLI, DENO, FOREIGN, ROOT, run } from "../helpers.ts";
 
 const CLIENT = [
   DENO,
@@ -53,17 +53,17 @@ async function recordedAnswers(file: string) {
 const SAMPLES = [
   "ts-mcp-cassette/everything.stdio.cassette.jsonl",
   "ts-mcp-cassette/initiated.http.cassette.jsonl",
-  "python-mcp-cassette/echo_and_add.v1.mcp.json",
-  "python-mcp-cassette/http_echo_and_add.v2.mcp.json",
-  "python-mcp-cassette/sampling.v2.mcp.json",
-  "python-mcp-cassette/tools.v2.mcp.json",
-  "python-mcp-cassette/pii.v3.mcp.json",
-  "mcp-replay/everything.session.jsonl",
+  "python-mcp-cassette/session.v3.mcp.json",
+  "python-mcp-cassette/everything.http.v3.mcp.json",
+  "mcp-rec/session.jsonl",
+  "mcp-rec/two-launches.jsonl",
+  "mcp-vcr/session.ndjson",
+  "mcp-recorder/session.json",
 ];
 
 for (const sample of SAMPLES) {
   test(`${sample} replays to the SDK client with the answers it holds`, async () => {
-    const file = path.join(PEERS, sample);
+    const file = path.join(FOREIGN, sample);
     const expected = await recordedAnswers(file);
     assert.ok(expected.length > 0, "the sample holds client requests");
     const result = await run([...CLIENT, file, "--", ...CLI, "replay", "--quiet", file]);
@@ -90,9 +90,9 @@ for (const sample of SAMPLES) {
 }
 
 test("the TypeScript tool's stdio sample replays to what its client received live", async () => {
-  const file = path.join(PEERS, "ts-mcp-cassette/everything.stdio.cassette.jsonl");
+  const file = path.join(FOREIGN, "ts-mcp-cassette/everything.stdio.cassette.jsonl");
   const live = JSON.parse(
-    readFileSync(path.join(PEERS, "ts-mcp-cassette/everything.stdio.expected.json"), "utf8"),
+    readFileSync(path.join(FOREIGN, "ts-mcp-cassette/everything.stdio.expected.json"), "utf8"),
   );
   const result = await run([...CLIENT, file, "--", ...CLI, "replay", "--quiet", file]);
   assert.equal(result.code, 0, result.stderr);
@@ -101,3 +101,29 @@ test("the TypeScript tool's stdio sample replays to what its client received liv
   assert.equal(got.length, steps.length);
   steps.forEach((step, i) => assert.deepEqual(got[i].result, live[step], step));
 });
+
+/** Samples whose session was driven by the SDK client, with what it received live beside them. */
+const LIVE: [string, string][] = [
+  ["python-mcp-cassette/session.v3.mcp.json", "python-mcp-cassette/session.expected.json"],
+  ["mcp-rec/session.jsonl", "mcp-rec/session.expected.json"],
+  ["mcp-vcr/session.ndjson", "mcp-vcr/session.expected.json"],
+];
+
+for (const [sample, expected] of LIVE) {
+  test(`${sample} replays to what the SDK client received live from the real server`, async () => {
+    const file = path.join(FOREIGN, sample);
+    const { server: _server, ...live } = JSON.parse(
+      readFileSync(path.join(FOREIGN, expected), "utf8"),
+    );
+    const result = await run([...CLIENT, file, "--", ...CLI, "replay", "--quiet", file]);
+    assert.equal(result.code, 0, result.stderr);
+    const got = JSON.parse(result.stdout) as { result?: unknown; error?: { code: number } }[];
+    const steps = Object.keys(live);
+    assert.equal(got.length, steps.length);
+    steps.forEach((step, i) => {
+      const thrown = (live[step] as { thrown?: { code: number } }).thrown;
+      if (thrown) assert.equal(got[i].error?.code, thrown.code, step);
+      else assert.deepEqual(got[i].result, live[step], step);
+    });
+  });
+}

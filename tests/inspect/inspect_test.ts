@@ -4,11 +4,11 @@ import path from "node:path";
 import { writeFileSync } from "node:fs";
 import { loadCassette } from "../../src/cassette/reader.ts";
 import { inspectCassette, percentile, timeline } from "../../src/inspect/mod.ts";
-import { CLI, PEERS, ROOT, run, tempDir } from "../helpers.ts";
+import { CLI, FOREIGN, ROOT, run, tempDir } from "../helpers.ts";
 
-// PEERS: see tests/helpers.ts.
+// FOREIGN: see tests/helpers.ts.
 const golden = path.join(ROOT, "examples/cassettes/weather.cassette.jsonl");
-const initiated = path.join(PEERS, "ts-mcp-cassette/initiated.http.cassette.jsonl");
+const initiated = path.join(FOREIGN, "ts-mcp-cassette/initiated.http.cassette.jsonl");
 
 test("nearest-rank percentiles", () => {
   const values = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10];

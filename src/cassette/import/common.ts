@@ -6,8 +6,23 @@
  */
 import type { CassetteHeader, Entry, Era, Transport } from "../format.ts";
 import { FORMAT_NAME, FORMAT_VERSION, RECORDER_VERSION } from "../format.ts";
-import type { LocatedEntry } from "../reader.ts";
 import type { Json, JsonObject } from "../../jsonrpc.ts";
+
+/**
+ * An entry with the source line it came from: the reader's `LocatedEntry`,
+ * spelled out here so that the converters, which the reader loads, never
+ * import the reader back (not even for a type).
+ */
+export type LocatedEntry = Entry & { line: number };
+
+/** A converted file, shaped as the reader's `Cassette`. */
+export interface ImportedCassette {
+  path: string;
+  header: CassetteHeader;
+  entries: LocatedEntry[];
+  torn?: { line: number; text: string };
+  importedFrom: string;
+}
 
 /** What a converter produces before the header is finished. */
 export interface Converted {
@@ -27,6 +42,13 @@ export function asObject(value: unknown): JsonObject | undefined {
 /** A string field, or undefined. */
 export function asString(value: unknown): string | undefined {
   return typeof value === "string" ? value : undefined;
+}
+
+/** A time such as `2026-02-17T20:25:23.123456+00:00` as our headers write times; other text as it is. */
+export function isoTime(value: unknown): string | undefined {
+  const text = asString(value);
+  const time = text === undefined ? NaN : Date.parse(text);
+  return Number.isNaN(time) ? text : new Date(time).toISOString();
 }
 
 /** Stamps a source line number on an entry. */

@@ -8,9 +8,8 @@
 import { CassetteFormatError } from "../../errors.ts";
 import type { JsonObject } from "../../jsonrpc.ts";
 import type { Entry } from "../format.ts";
-import type { LocatedEntry } from "../reader.ts";
 import { asObject, located } from "./common.ts";
-import type { Converted } from "./common.ts";
+import type { Converted, LocatedEntry } from "./common.ts";
 
 /** The schema name on the header line. */
 export const MCP_REPLAY_SCHEMA = "mcp-replay/cassette@1";

@@ -9,9 +9,8 @@
 import { CassetteFormatError } from "../../errors.ts";
 import type { Json, JsonObject } from "../../jsonrpc.ts";
 import type { Direction, Entry, Era, SseFields, Transport } from "../format.ts";
-import type { LocatedEntry } from "../reader.ts";
 import { asObject, asString, located } from "./common.ts";
-import type { Converted } from "./common.ts";
+import type { Converted, LocatedEntry } from "./common.ts";
 
 /** True when a first line is the TypeScript tool's header. */
 export function isTypeScriptHeader(first: unknown): first is JsonObject {
