@@ -37,7 +37,9 @@ function checkHeader(cassette: Cassette, pairing: Pairing, surface: Surface, emi
   const handshake = firstHandshake(pairing.exchanges);
   if (handshake) {
     const seenEra = handshake.request.method === "initialize" ? "legacy" : "modern";
-    const claimed = header.era ?? "legacy";
+    // A stdio header is written before the first exchange: without an era it
+    // leaves the era to the frames (as replay reads it), so only HTTP's absent era means legacy.
+    const claimed = header.era ?? (header.transport === "stdio" ? seenEra : "legacy");
     if (seenEra !== claimed) {
       emit(
         "MCL001",

@@ -70,20 +70,31 @@ export async function replayNewEpisodes(
       redactor,
     });
   }
+  let engine: ReplayEngine | undefined;
+  const reportFile = stringOption(values, "report");
+  const writeReport = async (report: ReplayReport) => {
+    if (reportFile) await runtime.writeTextFile(reportFile, JSON.stringify(report, null, 2) + "\n");
+  };
+  // A client that stops the replay with a signal (the Java SDK does) still gets its report.
   const stops = (["SIGINT", "SIGTERM"] as const).map((signal) =>
     runtime.onSignal(signal, () => {
-      void (episodes?.close() ?? Promise.resolve()).finally(() =>
-        runtime.exit(signal === "SIGINT" ? 130 : 143)
-      );
+      const code = signal === "SIGINT" ? 130 : 143;
+      const report = engine?.finish();
+      void (async () => {
+        if (report) {
+          await writeReport(report).catch(() => {});
+          reporter.end(action, code, report, episodes?.appended);
+        }
+        await episodes?.close();
+      })().finally(() => runtime.exit(code));
     })
   );
   try {
     reporter.start(action);
     const base = await replayOptions(values, log, loaded.header);
-    const engine = new ReplayEngine(loaded, episodes ? episodes.extend(base) : base);
+    engine = new ReplayEngine(loaded, episodes ? episodes.extend(base) : base);
     const report = await serveStdio(engine, { input: runtime.stdin, output: runtime.stdout, log });
-    const reportFile = stringOption(values, "report");
-    if (reportFile) await runtime.writeTextFile(reportFile, JSON.stringify(report, null, 2) + "\n");
+    await writeReport(report);
     return reporter.end(action, finishReport(report, values, quiet), report, episodes?.appended);
   } finally {
     stops.forEach((stop) => stop());
