@@ -72,6 +72,8 @@ interface Plan {
   expect?: "session" | "era-miss";
   /** Something the SDK does against replay that the check cannot show, added to a pass. */
   note?: string;
+  /** For `era-miss`: why the SDK cannot speak the era, from its own code. */
+  why?: string;
 }
 
 interface Listening {
@@ -167,6 +169,7 @@ function clientError(stderr: string): string {
 function eraMissVerdict(
   code: number | null,
   stderr: string,
+  why: string,
 ): { status: Status; detail: string } {
   if (code === 0) {
     return {
@@ -224,7 +227,7 @@ async function runPlan(plan: Plan, transport: "stdio" | "http"): Promise<Row> {
   try {
     const result = await run(plan.client.command(plan.session, target), { timeoutMs: 120_000 });
     if (plan.expect === "era-miss") {
-      return { ...base, ...eraMissVerdict(result.code, result.stderr) };
+      return { ...base, ...eraMissVerdict(result.code, result.stderr, plan.why ?? "") };
     }
     const output = parseOutput(result.stdout);
     if (result.code !== 0 || !output) {
@@ -303,10 +306,15 @@ function label(plan: Plan, sdk: string): string {
 }
 
 /**
- * Records a reference server through `record`, driven by the TypeScript SDK
- * client over stdio, into a fresh temporary cassette (once per server).
+ * Records a reference server through `record`, driven by a TypeScript SDK
+ * client over stdio (v1 for the legacy era, v2 pinned to 2026-07-28 for the
+ * modern one), into a fresh temporary cassette (once per server and client).
  */
-function recordedReference(name: string, server: string[]): () => Promise<string> {
+function recordedReference(
+  name: string,
+  server: string[],
+  client: ClientSpec,
+): () => Promise<string> {
   let cassette: Promise<string> | undefined;
   return () => {
     cassette ??= (async () => {
@@ -314,7 +322,7 @@ function recordedReference(name: string, server: string[]): () => Promise<string
       recordings.push(dir);
       const file = path.join(dir, `${name}.cassette.jsonl`);
       const live = await run(
-        tsV1Client().command(REF_SESSION, {
+        client.command(REF_SESSION, {
           stdio: [...CLI, "record", "-o", file, "--", ...server],
         }),
         { timeoutMs: 120_000 },
@@ -338,21 +346,10 @@ export function cleanUp(): void {
 
 const EVERYTHING = "server-everything 2026.8.31 (golden cassette)";
 
-/** The rows against the legacy golden cassette, and the other SDKs' servers replayed to TypeScript. */
+/** The rows against the legacy golden cassette. */
 function legacyPlans(): Plan[] {
   const golden = () => Promise.resolve(GOLDEN);
   const base = { server: EVERYTHING, era: "legacy" as const, cassette: golden, session: SESSION };
-  const reference = (language: Language, name: string, server: string[], title: string): Plan => ({
-    client: tsV1Client(),
-    server: title,
-    era: "legacy",
-    needs: language,
-    cassette: recordedReference(name, server),
-    session: REF_SESSION,
-  });
-  const python = setupState("python");
-  const go = setupState("go");
-  const rust = setupState("rust");
   return [
     { ...base, client: pythonClient(), mode: "auto" },
     { ...base, client: goClient(), mode: "probes 2026-07-28" },
@@ -364,25 +361,49 @@ function legacyPlans(): Plan[] {
     },
     { ...base, client: rustClient(), mode: "auto" },
     { ...base, client: tsV2Client("auto"), mode: "auto" },
-    reference(
+  ];
+}
+
+/**
+ * The other SDKs' reference servers, recorded and replayed to the TypeScript
+ * SDK client: in the legacy era to the v1 client, in the 2026-07-28 era to
+ * the v2 client pinned to it (all three servers answer server/discover).
+ */
+function referencePlans(): Plan[] {
+  const python = setupState("python");
+  const go = setupState("go");
+  const rust = setupState("rust");
+  const servers: [Language, string, string[], string][] = [
+    [
       "python",
       "python-server",
       PYTHON_SERVER,
       `python ${"ok" in python ? python.ok : "mcp"} MCPServer (python/server.py)`,
-    ),
-    reference(
-      "go",
-      "go-server",
-      GO_SERVER,
-      `go ${"ok" in go ? go.ok : "go-sdk"} server (go/server)`,
-    ),
-    reference(
+    ],
+    ["go", "go-server", GO_SERVER, `go ${"ok" in go ? go.ok : "go-sdk"} server (go/server)`],
+    [
       "rust",
       "rust-server",
       RUST_SERVER,
       `rust ${"ok" in rust ? rust.ok : "rmcp"} server (rust/src/bin/server.rs)`,
-    ),
+    ],
   ];
+  const out: Plan[] = [];
+  for (const era of ["legacy", "modern"] as const) {
+    const client = era === "legacy" ? tsV1Client() : tsV2Client("pin");
+    for (const [language, name, server, title] of servers) {
+      out.push({
+        client,
+        ...(era === "modern" ? { mode: "pinned 2026-07-28" } : {}),
+        server: title,
+        era,
+        needs: language,
+        cassette: recordedReference(`${name}-${era}`, server, client),
+        session: REF_SESSION,
+      });
+    }
+  }
+  return out;
 }
 
 /**
@@ -415,21 +436,27 @@ function modernPlans(): Plan[] {
       out.push({ ...base, client, mode, cassette: cassette("http"), transports: ["http"] });
     }
     if (server.id === "ts-v2") {
-      for (const client of [tsV1Client(), javaClient()]) {
-        out.push({
-          ...base,
-          client,
-          expect: "era-miss",
-          cassette: cassette("stdio"),
-          transports: ["stdio"],
-        });
-        out.push({
-          ...base,
-          client,
-          expect: "era-miss",
-          cassette: cassette("http"),
-          transports: ["http"],
-        });
+      const legacyOnly: [ClientSpec, string][] = [
+        [
+          tsV1Client(),
+          "its SUPPORTED_PROTOCOL_VERSIONS (dist/esm/types.js) end at 2025-11-25, and its client sends no server/discover",
+        ],
+        [
+          javaClient(),
+          "its ProtocolVersions (mcp-core 2.1.0) lists 2024-11-05 to 2025-11-25, and it has no server/discover",
+        ],
+      ];
+      for (const [client, why] of legacyOnly) {
+        for (const transport of ["stdio", "http"] as const) {
+          out.push({
+            ...base,
+            client,
+            expect: "era-miss",
+            why,
+            cassette: cassette(transport),
+            transports: [transport],
+          });
+        }
       }
     }
   }
@@ -469,7 +496,7 @@ export interface RowJob {
 /** Every row of the matrix that runs here, in order, lazily. */
 export function rowJobs(): RowJob[] {
   const jobs: RowJob[] = [];
-  for (const plan of [...legacyPlans(), ...modernPlans()]) {
+  for (const plan of [...legacyPlans(), ...referencePlans(), ...modernPlans()]) {
     for (const transport of plan.transports ?? ["stdio", "http"] as const) {
       const base = {
         client: label(plan, plan.client.label),
