@@ -31,11 +31,16 @@ missing() { skip "$1" "$2"; [ "$STRICT" = 1 ] && FAILED+=("$1: $2"); }
 # A toolchain that is there but whose install or build failed: always an error.
 broken() { skip "$1" "$2"; FAILED+=("$1: $2"); }
 
+# Python: INTEROP_PYTHON (default python3) makes the venv; mcp 2.3.0 needs 3.10+.
 setup_python() {
-  local start=$SECONDS venv="$HERE/.venv"
-  if ! command -v python3 >/dev/null; then missing python "python3 not found on PATH"; return; fi
+  local start=$SECONDS venv="$HERE/.venv" python="${INTEROP_PYTHON:-python3}"
+  if ! command -v "$python" >/dev/null; then missing python "$python not found on PATH"; return; fi
+  if ! "$python" -c 'import sys; sys.exit(sys.version_info < (3, 10))'; then
+    broken python "$python is $("$python" -V 2>&1); mcp $MCP_PY_VERSION needs Python 3.10 or newer"
+    return
+  fi
   if [ ! -x "$venv/bin/python" ]; then
-    python3 -m venv "$venv" || { broken python "python3 -m venv failed"; return; }
+    "$python" -m venv "$venv" || { broken python "$python -m venv failed"; return; }
   fi
   if [ "$("$venv/bin/python" -c 'from importlib.metadata import version; print(version("mcp"))' 2>/dev/null)" != "$MCP_PY_VERSION" ]; then
     "$venv/bin/pip" install --quiet --no-cache-dir --disable-pip-version-check "mcp==$MCP_PY_VERSION" >&2 ||
