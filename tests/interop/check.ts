@@ -42,20 +42,35 @@ export interface CheckReport {
   compared: number;
 }
 
-interface Recorded {
+/** One recorded request with its answer. */
+export interface Recorded {
   method: string;
   params: unknown;
   answer: { result?: unknown; error?: { code: number; message: string } };
 }
 
-/** The paths an SDK is known to drop, from sdk_limits.json, for a language (the first word of `sdk`). */
+/**
+ * The paths an SDK is known to drop, from sdk_limits.json: the entries of
+ * every key that starts `sdk` (the language, `go`, or a package,
+ * `typescript @modelcontextprotocol/client`).
+ */
 export function loadLimits(file: string, sdk: string): Set<string> {
   const all = JSON.parse(readFileSync(file, "utf8")) as Record<
     string,
     Record<string, string> | string
   >;
-  const mine = all[sdk.split(" ")[0]];
-  return new Set(typeof mine === "object" ? Object.keys(mine) : []);
+  const paths = new Set<string>();
+  for (const [key, entries] of Object.entries(all)) {
+    if (typeof entries !== "object" || (sdk !== key && !sdk.startsWith(`${key} `))) continue;
+    for (const path of Object.keys(entries)) paths.add(path);
+  }
+  return paths;
+}
+
+/** Whether a dropped field is listed: by its step-relative path, or as `*.<path>` for every step. */
+function listed(path: string, limits: ReadonlySet<string>): boolean {
+  const general = path.replace(/\[\d+\]/g, "[]");
+  return limits.has(general) || limits.has(`*.${general.replace(/^[^.]+\./, "")}`);
 }
 
 /** Reads the session steps. */
@@ -145,7 +160,7 @@ function compare(
     for (const [key, item] of Object.entries(recorded as Record<string, unknown>)) {
       if (!(key in gotObject)) {
         const path = `${where}.${key}`;
-        if (isZero(item) || limits.has(path.replace(/\[\d+\]/g, "[]"))) report.dropped.push(path);
+        if (isZero(item) || listed(path, limits)) report.dropped.push(path);
         else {report.problems.push(
             `${path}: recorded ${short(item)}, missing from the client's result`,
           );}
@@ -165,9 +180,10 @@ function compare(
   report.compared++;
 }
 
-/** A value SDKs leave out when serialising (`omitempty` and the like). */
+/** A value SDKs leave out when serialising (`omitempty` and the like; an empty list is Go's nil slice). */
 function isZero(value: unknown): boolean {
-  return value === false || value === 0 || value === "";
+  return value === false || value === 0 || value === "" ||
+    (Array.isArray(value) && value.length === 0);
 }
 
 function describe(value: unknown): string {
@@ -177,6 +193,63 @@ function describe(value: unknown): string {
 function short(value: unknown): string {
   const text = JSON.stringify(value) ?? "nothing";
   return text.length > 80 ? `${text.slice(0, 77)}...` : text;
+}
+
+/** The protocol era a cassette's frames show: `server/discover` answered means modern. */
+export function cassetteEra(exchanges: Recorded[]): "legacy" | "modern" {
+  return exchanges.some((exchange) =>
+      exchange.method === "server/discover" && exchange.answer.result
+    )
+    ? "modern"
+    : "legacy";
+}
+
+const SERVER_INFO = "io.modelcontextprotocol/serverInfo";
+const PROTOCOL_VERSION = "io.modelcontextprotocol/protocolVersion";
+
+/**
+ * The opening the client reports against the one recorded: in the legacy era
+ * the `initialize` answer's serverInfo and protocolVersion; in the modern era
+ * the `server/discover` answer's serverInfo (in its `_meta`) and the revision
+ * the recorded request carried. The client must also have ended up in the
+ * cassette's era: a modern recording answered to a client that fell back to
+ * `initialize` is a failure, whatever the steps say.
+ */
+function checkOpening(
+  exchanges: Recorded[],
+  output: ClientOutput,
+  report: CheckReport,
+  limits: ReadonlySet<string>,
+): void {
+  const era = cassetteEra(exchanges);
+  if (output.era !== era) {
+    report.problems.push(`era: the cassette is ${era}, the client connected as ${output.era}`);
+  }
+  const opening = exchanges.find((exchange) =>
+    exchange.method === (era === "modern" ? "server/discover" : "initialize") &&
+    exchange.answer.result
+  );
+  const result = opening?.answer.result as
+    | { serverInfo?: unknown; protocolVersion?: string; _meta?: Record<string, unknown> }
+    | undefined;
+  if (!opening || !result) {
+    report.problems.push(
+      `the cassette holds no answered ${era === "modern" ? "server/discover" : "initialize"}`,
+    );
+    return;
+  }
+  const serverInfo = era === "modern" ? result._meta?.[SERVER_INFO] : result.serverInfo;
+  const version = era === "modern"
+    ? (opening.params as { _meta?: Record<string, unknown> })._meta?.[PROTOCOL_VERSION]
+    : result.protocolVersion;
+  compare(serverInfo, output.initialize?.serverInfo, "initialize.serverInfo", report, limits);
+  compare(
+    version,
+    output.initialize?.protocolVersion,
+    "initialize.protocolVersion",
+    report,
+    limits,
+  );
 }
 
 /**
@@ -193,27 +266,7 @@ export function checkClientOutput(
   const exchanges = recordedExchanges(cassetteFile);
   const used = new Set<Recorded>();
 
-  const init = exchanges.find((exchange) => exchange.method === "initialize");
-  const initResult = init?.answer.result as
-    | { serverInfo?: unknown; protocolVersion?: string }
-    | undefined;
-  if (!initResult) report.problems.push("the cassette holds no answered initialize");
-  else {
-    compare(
-      initResult.serverInfo,
-      output.initialize?.serverInfo,
-      "initialize.serverInfo",
-      report,
-      limits,
-    );
-    compare(
-      initResult.protocolVersion,
-      output.initialize?.protocolVersion,
-      "initialize.protocolVersion",
-      report,
-      limits,
-    );
-  }
+  checkOpening(exchanges, output, report, limits);
 
   for (const step of steps) {
     const got = output.steps?.[step.name];
