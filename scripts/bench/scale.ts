@@ -78,6 +78,12 @@ function timeStart(command: string[], calls: number, seed: number): Promise<Star
       reject(new Error(`${command.join(" ")}: no answer within 300 s`));
     }, 300_000);
     child.on("error", reject);
+    // A replay that exits before its last answer (a bad cassette, a crash) fails the run at once.
+    const early = (code: number | null) => {
+      clearTimeout(timer);
+      reject(new Error(`${command.join(" ")} exited (${code}) after ${times.length} answers`));
+    };
+    child.once("exit", early);
     child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
       buffered += chunk;
       let cut;
@@ -99,6 +105,7 @@ function timeStart(command: string[], calls: number, seed: number): Promise<Star
         }
         clearTimeout(timer);
         const peakBytes = vmHwm(child.pid!);
+        child.off("exit", early);
         child.once(
           "exit",
           () =>
@@ -127,8 +134,13 @@ function peakOf(command: string[]): Promise<number> {
     }, 10);
     child.stderr.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk));
     child.on("error", reject);
-    child.on("exit", () => {
+    child.on("exit", (code) => {
       if (poll) clearInterval(poll);
+      // lint exits 4 on findings; anything else but 0 means the figure is not of a full read.
+      if (code !== 0 && code !== 4) {
+        reject(new Error(`${command.join(" ")} exited ${code}: ${stderr.slice(0, 300)}`));
+        return;
+      }
       const match = /Maximum resident set size \(kbytes\): (\d+)/.exec(stderr);
       resolve(timeV ? (match ? Number(match[1]) * 1024 : NaN) : polled);
     });
