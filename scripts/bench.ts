@@ -326,16 +326,18 @@ if (wants("memory")) {
   );
 }
 if (wants("scale")) {
-  out.push(
-    await runScale({
-      run,
-      root,
-      dir,
-      rounds: Number(values["scale-rounds"]),
-      huge: values.huge,
-    }),
-    "",
-  );
+  // Its cassettes take up to 200 MB: they go even when a run fails.
+  const scale = await runScale({
+    run,
+    root,
+    dir,
+    rounds: Number(values["scale-rounds"]),
+    huge: values.huge,
+  }).catch(async (error) => {
+    await runtime.remove(dir).catch(() => {});
+    throw error;
+  });
+  out.push(scale, "");
 }
 console.log([...out, ...(figures.length > 2 ? figures : [])].join("\n"));
 await runtime.remove(dir).catch(() => {});
