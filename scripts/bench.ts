@@ -8,10 +8,17 @@
  *   recorder kept on its main thread, to show what its threads save);
  * - reading a large cassette as the cassette reader does (the file's text,
  *   the JSONL framer) + JSON.parse vs JSON.parse alone on the same lines;
- * - replay memory against the cassette's size.
+ * - replay memory against the cassette's size;
+ * - with --scale only (issue 24, scripts/bench/scale.ts): replay start to
+ *   first answer at 10, 1,500 and 100,000 calls (10^6 frames with --huge)
+ *   against the floor's, each from a fresh process, interleaved rounds,
+ *   medians; replay, `lint` and `inspect` peak RSS per MB of cassette.
  *
- * Usage: deno run -A --v8-flags=--expose-gc scripts/bench.ts [--calls 400] [--rounds 3] [--big-mb 100]
- * Prints a Markdown table; BENCHMARKS.md holds the last run's.
+ * Usage: deno run -A --v8-flags=--expose-gc scripts/bench.ts [--calls 400] [--rounds 3] [--big-mb 100] [--only latency,framing,memory]
+ *        deno run -A scripts/bench.ts --scale [--scale-rounds 5] [--huge]
+ *   (the issue 24 rows; --huge adds the 10^6-frame cassette, about 170 MB: each of its
+ *   replay runs took tens of seconds here, so it is off by default)
+ * Prints Markdown tables; BENCHMARKS.md holds the last run's.
  */
 import { Client } from "../tests/sdk.ts";
 import { getDefaultEnvironment, StdioClientTransport } from "../tests/sdk.ts";
@@ -31,6 +38,7 @@ import { parseArgs } from "node:util";
 import { lineBatches, loadCassette } from "../src/cassette/reader.ts";
 import { ReplayEngine } from "../src/replay/engine.ts";
 import { runtime } from "../src/runtime/mod.ts";
+import { runScale } from "./bench/scale.ts";
 
 const { values } = parseArgs({
   args: process.argv.slice(2),
@@ -39,6 +47,9 @@ const { values } = parseArgs({
     rounds: { type: "string", default: "3" },
     "big-mb": { type: "string", default: "100" },
     only: { type: "string" },
+    scale: { type: "boolean", default: false },
+    "scale-rounds": { type: "string", default: "5" },
+    huge: { type: "boolean", default: false },
   },
 });
 const CALLS = Number(values.calls);
@@ -251,8 +262,9 @@ async function memory(file: string) {
   return after - before;
 }
 
-const only = values.only?.split(",");
-const wants = (part: string) => !only || only.includes(part);
+const only = values.scale ? ["scale"] : values.only?.split(",");
+// The scale part runs only when asked for: it takes minutes and writes hundreds of MB.
+const wants = (part: string) => only ? only.includes(part) : part !== "scale";
 const ms = (value: number) => `${value.toFixed(3)} ms`;
 const ratio = (a: number, b: number) => `${(a / b).toFixed(2)}×`;
 const out = [
@@ -310,5 +322,19 @@ if (wants("memory")) {
     } (${(replayMemory / 1048576).toFixed(0)} MB) | ≤ 2× |`,
   );
 }
-console.log([...out, ...figures].join("\n"));
+if (wants("scale")) {
+  // Its cassettes take up to 200 MB: they go even when a run fails.
+  const scale = await runScale({
+    run,
+    root,
+    dir,
+    rounds: Number(values["scale-rounds"]),
+    huge: values.huge,
+  }).catch(async (error) => {
+    await runtime.remove(dir).catch(() => {});
+    throw error;
+  });
+  out.push(scale, "");
+}
+console.log([...out, ...(figures.length > 2 ? figures : [])].join("\n"));
 await runtime.remove(dir).catch(() => {});

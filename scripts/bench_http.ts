@@ -26,14 +26,31 @@
  * performance.now()`; the reader computes receive − send for each, directly
  * and through `record --url`.
  *
- * Usage: bun scripts/bench_http.ts [--sessions 50] [--calls 20] [--per-worker 4]
- *          [--warmup 8] [--rounds 7] [--passes 2] [--events 200] [--interval 5] [--write]
+ * Issue 24 adds two parts, each from fresh processes and a load bounded by
+ * time (`--sessions` workers opening sessions one after another for
+ * `--duration` seconds, no warm-up pass):
+ *
+ * - cold: a fresh floor, then a fresh `replay --listen`, `--cold-rounds`
+ *   times, the order alternating, medians (the headline replay figure: what
+ *   a test suite that starts a replay sees);
+ * - proxy: `record --url` against scripts/bench/bare_proxy.mjs (Node,
+ *   `http.request` over a keep-alive Agent, piping both ways, recording
+ *   nothing), both in front of one floor, each fresh, `--proxy-runs` runs,
+ *   the order alternating, every run reported.
+ *
+ * Usage: bun scripts/bench_http.ts [--only warm,cold,proxy] [--sessions 50] [--calls 20]
+ *          [--per-worker 4] [--warmup 8] [--rounds 7] [--passes 2] [--events 200] [--interval 5]
+ *          [--duration 5] [--cold-rounds 5] [--proxy-runs 5] [--write]
  *   (or: deno run -A scripts/bench_http.ts …; Bun costs less on the client side)
- *   --write  replace the "Streamable HTTP (issue 11)" section of BENCHMARKS.md
+ *   One command per row group:
+ *     bun scripts/bench_http.ts --only cold    replay vs the floor, cold (issue 24)
+ *     bun scripts/bench_http.ts --only proxy   recorder vs the bare proxy (issue 24)
+ *     bun scripts/bench_http.ts --only warm    the issue 11 section (warm, first pass, SSE delay)
+ *   --write  replace the "Streamable HTTP (issue 11)" section of BENCHMARKS.md (with warm)
  *
  * @module
  */
-import { spawn } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import type { ChildProcess } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
@@ -59,8 +76,14 @@ const { values } = parseArgs({
     events: { type: "string", default: "200" },
     interval: { type: "string", default: "5" },
     write: { type: "boolean", default: false },
+    only: { type: "string", default: "warm,cold,proxy" },
+    duration: { type: "string", default: "5" },
+    "cold-rounds": { type: "string", default: "5" },
+    "proxy-runs": { type: "string", default: "5" },
   },
 });
+const PARTS = new Set(values.only.split(","));
+const DURATION_S = Number(values.duration);
 const SESSIONS = Number(values.sessions);
 const CALLS = Number(values.calls);
 const PER_WORKER = Number(values["per-worker"]);
@@ -137,6 +160,12 @@ const startRecorder = (upstream: string, output: string) =>
   );
 const startReplay = (cassette: string) =>
   start([...CLI, "replay", cassette, "--listen", "127.0.0.1:0"], URL_LINE, (url) => url);
+const startBareProxy = (upstream: string) =>
+  start(
+    ["node", path.join(ROOT, "scripts/bench/bare_proxy.mjs"), upstream],
+    URL_LINE,
+    (url) => url,
+  );
 
 const HEADERS = {
   "content-type": "application/json",
@@ -198,6 +227,18 @@ async function load(url: string, passes = 1): Promise<Pass> {
       for (let i = 0; i < PER_WORKER; i++) await session(url, pass);
     }));
   }
+  pass.seconds = (performance.now() - t0) / 1000;
+  return pass;
+}
+
+/** `SESSIONS` workers opening sessions one after another until `seconds` have passed. */
+async function loadFor(url: string, seconds: number): Promise<Pass> {
+  const pass: Pass = { requests: 0, errors: 0, seconds: 0, latencies: [] };
+  const t0 = performance.now();
+  const deadline = t0 + seconds * 1000;
+  await Promise.all(Array.from({ length: SESSIONS }, async () => {
+    while (performance.now() < deadline) await session(url, pass);
+  }));
   pass.seconds = (performance.now() - t0) / 1000;
   return pass;
 }
@@ -279,13 +320,12 @@ function delaySummary(delays: number[]) {
 const f2 = (n: number) => n.toFixed(2);
 const f0 = (n: number) => Math.round(n).toLocaleString("en-US");
 
-async function main() {
-  const client = typeof (globalThis as { Bun?: unknown }).Bun !== "undefined"
-    ? `Bun ${(process.versions as Record<string, string>).bun}`
-    : `Deno ${
-      (globalThis as unknown as { Deno: { version: { deno: string } } }).Deno.version.deno
-    }`;
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "bench-http-"));
+const CLIENT = typeof (globalThis as { Bun?: unknown }).Bun !== "undefined"
+  ? `Bun ${(process.versions as Record<string, string>).bun}`
+  : `Deno ${(globalThis as unknown as { Deno: { version: { deno: string } } }).Deno.version.deno}`;
+
+/** The issue 11 section: warm rounds against one server each, their first pass, SSE delay. */
+async function warmPart(dir: string, client = CLIENT) {
   const requestsPerPass = SESSIONS * PER_WORKER * (CALLS + 2);
   console.error(
     `load generator: ${client}; ${SESSIONS} sessions × ${PER_WORKER} in turn × (${CALLS} calls + 2) = ${requestsPerPass} requests per pass`,
@@ -331,7 +371,6 @@ async function main() {
   await sseDelays(sseRecorder.url, 20, interval); // warm-up
   const proxied = delaySummary(await sseDelays(sseRecorder.url, events, interval));
   await Promise.all([sseRecorder.stop(), ticker.stop()]);
-  fs.rmSync(dir, { recursive: true, force: true });
 
   const floorM = median(results.get("floor")!);
   const replayM = median(results.get("replay")!);
@@ -387,6 +426,139 @@ async function main() {
   ].join("\n");
   console.log(section);
   if (values.write) replaceSection(path.join(ROOT, "BENCHMARKS.md"), SECTION, section);
+}
+
+/** A floor recorded under one pass of the load: the cassette the replays serve. */
+async function prepareCassette(dir: string): Promise<string> {
+  const floor = await startFloor();
+  const prepared = path.join(dir, "cold-floor.cassette.jsonl");
+  const preparing = await startRecorder(floor.url, prepared);
+  await load(preparing.url);
+  await Promise.all([preparing.stop(), floor.stop()]);
+  return prepared;
+}
+
+/** One server started fresh, loaded for DURATION_S seconds without warm-up, stopped. */
+async function freshRun(started: Promise<Server>): Promise<Summary> {
+  const server = await started;
+  try {
+    return summarize(await loadFor(server.url, DURATION_S));
+  } finally {
+    await server.stop();
+  }
+}
+
+const logRun = (label: string, s: Summary) =>
+  console.error(
+    `${label.padEnd(22)} ${f0(s.rps)} req/s  p50 ${f2(s.p50)} ms  p99 ${
+      f2(s.p99)
+    } ms  errors ${s.errors}`,
+  );
+const medianOf = (list: Summary[], key: "rps" | "p50") => {
+  const sorted = list.map((s) => s[key]).sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+};
+const spread = (values: number[]) => `${f2(Math.min(...values))}–${f2(Math.max(...values))}×`;
+
+/** Issue 24: a fresh floor and a fresh replay, loaded cold, in alternating order. */
+async function coldPart(dir: string): Promise<string> {
+  const cassette = await prepareCassette(dir);
+  const floors: Summary[] = [];
+  const replays: Summary[] = [];
+  const rounds = Number(values["cold-rounds"]);
+  for (let round = 0; round < rounds; round++) {
+    const runFloor = async () => floors.push(await freshRun(startFloor()));
+    const runReplay = async () => replays.push(await freshRun(startReplay(cassette)));
+    if (round % 2 === 0) await runFloor().then(runReplay);
+    else await runReplay().then(runFloor);
+    logRun(`cold ${round + 1} floor`, floors[round]);
+    logRun(`cold ${round + 1} replay`, replays[round]);
+  }
+  const rps = medianOf(replays, "rps") / medianOf(floors, "rps");
+  const p50 = medianOf(replays, "p50") / medianOf(floors, "p50");
+  return [
+    `HTTP replay, cold: each run a fresh process, ${SESSIONS} sessions (initialize → initialized → ` +
+    `${CALLS} tools/call, one after another per worker) for ${DURATION_S} s, no warm-up; ` +
+    `${rounds} rounds, floor and replay alternating which goes first; load generator ${CLIENT}.`,
+    "",
+    "| round | floor req/s | replay req/s | throughput / floor | floor p50 ms | replay p50 ms | p50 / floor | replay errors |",
+    "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
+    ...replays.map((r, i) =>
+      `| ${i + 1} | ${f0(floors[i].rps)} | ${f0(r.rps)} | ${f2(r.rps / floors[i].rps)}× | ${
+        f2(floors[i].p50)
+      } | ${f2(r.p50)} | ${f2(r.p50 / floors[i].p50)}× | ${r.errors} |`
+    ),
+    "",
+    "| figure | measured (medians; per-round range) | target |",
+    "| --- | --- | --- |",
+    `| HTTP replay throughput / floor, cold | ${f2(rps)}× (${
+      spread(replays.map((r, i) => r.rps / floors[i].rps))
+    }) | ≥ 0.80× |`,
+    `| HTTP replay p50 / floor p50, cold | ${f2(p50)}× (${
+      spread(replays.map((r, i) => r.p50 / floors[i].p50))
+    }) | ≤ 1.25× |`,
+  ].join("\n");
+}
+
+/** Issue 24: a fresh recorder and a fresh bare proxy in front of one floor, alternating. */
+async function proxyPart(dir: string): Promise<string> {
+  const floor = await startFloor();
+  await load(floor.url); // the upstream both share is warm before either is measured
+  const recorders: Summary[] = [];
+  const proxies: Summary[] = [];
+  const runs = Number(values["proxy-runs"]);
+  try {
+    for (let run = 0; run < runs; run++) {
+      const output = path.join(dir, `proxy-run-${run}.cassette.jsonl`);
+      const runRecorder = async () =>
+        recorders.push(await freshRun(startRecorder(floor.url, output)));
+      const runProxy = async () => proxies.push(await freshRun(startBareProxy(floor.url)));
+      if (run % 2 === 0) await runProxy().then(runRecorder);
+      else await runRecorder().then(runProxy);
+      logRun(`run ${run + 1} bare proxy`, proxies[run]);
+      logRun(`run ${run + 1} recorder`, recorders[run]);
+    }
+  } finally {
+    await floor.stop();
+  }
+  const rps = recorders.map((r, i) => r.rps / proxies[i].rps);
+  const p50 = recorders.map((r, i) => r.p50 / proxies[i].p50);
+  return [
+    `HTTP recorder (\`record --url --no-detectors\`, under Deno) vs scripts/bench/bare_proxy.mjs (Node ${spawnNodeVersion()}), both in front of one warm floor, each run a fresh process, ${SESSIONS} sessions for ${DURATION_S} s, ` +
+    `no warm-up, alternating which goes first; load generator ${CLIENT}.`,
+    "",
+    "| run | bare proxy req/s | recorder req/s | throughput / proxy | proxy p50 ms | recorder p50 ms | p50 / proxy | recorder errors |",
+    "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
+    ...recorders.map((r, i) =>
+      `| ${i + 1} | ${f0(proxies[i].rps)} | ${f0(r.rps)} | ${f2(rps[i])}× | ${
+        f2(proxies[i].p50)
+      } | ${f2(r.p50)} | ${f2(p50[i])}× | ${r.errors} |`
+    ),
+    "",
+    "| figure | measured (each run) | target |",
+    "| --- | --- | --- |",
+    `| HTTP recorder throughput / bare proxy | ${
+      rps.map((v) => `${f2(v)}×`).join(", ")
+    } | ≥ 0.80× |`,
+    `| HTTP recorder p50 / bare proxy p50 | ${p50.map((v) => `${f2(v)}×`).join(", ")} | ≤ 1.25× |`,
+  ].join("\n");
+}
+
+function spawnNodeVersion(): string {
+  const result = spawnSync("node", ["--version"], { encoding: "utf8" });
+  return (result.stdout || "?").trim();
+}
+
+async function main() {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "bench-http-"));
+  try {
+    if (PARTS.has("warm")) await warmPart(dir);
+    if (PARTS.has("cold")) console.log((await coldPart(dir)) + "\n");
+    if (PARTS.has("proxy")) console.log((await proxyPart(dir)) + "\n");
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
 }
 
 await main();
