@@ -20,7 +20,7 @@ export const MAX_FUNCTION_LINES = 80;
 export const MAX_FILE_LINES = 400;
 
 /** Which rule a violation breaks. */
-export type Rule = "function" | "file" | "cycle" | "host" | "doc";
+export type Rule = "function" | "file" | "cycle" | "host" | "doc" | "helper";
 
 /** One broken rule at one place. */
 export interface Violation {
@@ -310,6 +310,30 @@ function hasDocComment(source: Source, statement: ts.Statement): boolean {
   return ranges.some((range) => source.text.startsWith("/**", range.pos));
 }
 
+/** The shared helpers and their one home each. */
+const HELPER_HOMES: Readonly<Record<string, string>> = {
+  isObject: "src/util.ts",
+  asObject: "src/util.ts",
+  isPlainObject: "src/util.ts",
+  sleep: "src/util.ts",
+  isRequest: "src/jsonrpc.ts",
+};
+
+/** Functions named as a shared helper declared anywhere but the helper's home. */
+export function helperCopies(sources: Source[]): Violation[] {
+  const out: Violation[] = [];
+  for (const source of sources) {
+    for (const statement of source.ast.statements) {
+      const name = ts.isFunctionDeclaration(statement) ? statement.name?.text : undefined;
+      const home = name === undefined ? undefined : HELPER_HOMES[name];
+      if (home === undefined || home === source.name) continue;
+      const key = `${source.name}: a copy of ${name} (use ${home})`;
+      out.push({ rule: "helper", key, detail: key, files: [source.name] });
+    }
+  }
+  return out;
+}
+
 /** Every rule over every source. */
 export function allViolations(sources: Source[]): Violation[] {
   return [
@@ -318,6 +342,7 @@ export function allViolations(sources: Source[]): Violation[] {
     ...importCycles(sources),
     ...hostGlobals(sources),
     ...undocumentedExports(sources),
+    ...helperCopies(sources),
   ];
 }
 

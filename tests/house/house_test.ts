@@ -1,7 +1,8 @@
 /**
  * The house rules, enforced over the whole of `src/`: no function over 80
  * lines, no file over 400, no import cycle (type-only imports included), no
- * host globals outside `src/runtime/`, a doc comment on every export.
+ * host globals outside `src/runtime/`, a doc comment on every export, no
+ * local copy of a shared helper.
  *
  * `KNOWN` lists the violations that remain in folders other engineers are
  * changing. It may only shrink: an entry that no longer occurs fails the
@@ -14,6 +15,7 @@ import * as path from "node:path";
 import { ROOT, tempDir } from "../helpers.ts";
 import {
   allViolations,
+  helperCopies,
   hostGlobals,
   importCycles,
   loadSources,
@@ -38,6 +40,12 @@ const KNOWN: readonly string[] = [
   "src/runtime/deno.ts: file over 400 lines",
   "src/redact/entry.ts <-> src/redact/mod.ts <-> src/redact/redactor.ts: import cycle",
   "src/runtime/types.ts: export Signal has no doc comment",
+  "src/cassette/import/common.ts: a copy of asObject (use src/util.ts)",
+  "src/lint/fields.ts: a copy of isObject (use src/util.ts)",
+  "src/record/http.ts: a copy of isObject (use src/util.ts)",
+  "src/replay/http/legacy_sse.ts: a copy of isObject (use src/util.ts)",
+  "src/match/fingerprint.ts: a copy of isPlainObject (use src/util.ts)",
+  "src/replay/http/host.ts: a copy of isRequest (use src/jsonrpc.ts)",
 ];
 
 /** Folders other engineers own this round; only they may appear in `KNOWN`. */
@@ -72,6 +80,8 @@ describe("the house rules over src/", () => {
   test("no import cycle, type-only imports included", () => assertClean("cycle"));
   test("no Deno., Bun. or process. outside src/runtime/", () => assertClean("host"));
   test("every export has a doc comment", () => assertClean("doc"));
+  test("no local copy of a shared helper (src/util.ts, src/jsonrpc.ts)", () =>
+    assertClean("helper"));
 
   test("the known list only shrinks: every entry still occurs", () => {
     const gone = stale(found, KNOWN);
@@ -160,6 +170,17 @@ describe("the house checker", () => {
     assert.deepEqual(keys, [
       "src/a.ts: export b has no doc comment",
       "src/a.ts: export C has no doc comment",
+    ]);
+  });
+
+  test("finds a local copy of a shared helper, and spares its home and methods", () => {
+    const keys = check({
+      "src/util.ts": `/** x */\nexport function sleep() {}\n`,
+      "src/a.ts": `function sleep() {}\nfunction isRequest() {}\nclass K {\n  isObject() {}\n}\n`,
+    }, (root) => helperCopies(loadSources(root)).map((v) => v.key));
+    assert.deepEqual(keys, [
+      "src/a.ts: a copy of sleep (use src/util.ts)",
+      "src/a.ts: a copy of isRequest (use src/jsonrpc.ts)",
     ]);
   });
 
