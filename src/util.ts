@@ -14,3 +14,8 @@ export function sleep(ms: number): Promise<void> {
 export function isObject(value: unknown): value is JsonObject {
   return value !== null && typeof value === "object" && !Array.isArray(value);
 }
+
+/** `value` when it is a JSON object, else an empty one: for fields a peer may leave out or garble. */
+export function asObject(value: unknown): JsonObject {
+  return isObject(value) ? value : {};
+}

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import type { Json, JsonObject } from "../jsonrpc.ts";
+import type { JsonObject } from "../jsonrpc.ts";
 import { McpConnection, RpcError } from "../client/connection.ts";
 import type { ConnectionOptions } from "../client/connection.ts";
 import { initialize, listAll } from "../client/session.ts";
@@ -14,6 +14,7 @@ import { CassetteError } from "../errors.ts";
 import { checkToolSchema } from "./schema.ts";
 import { explainStartFailure } from "./start_failure.ts";
 import type { Severity } from "./schema.ts";
+import { isObject } from "../util.ts";
 
 /** One finding of `check`. */
 export interface CheckFinding {
@@ -54,10 +55,6 @@ export interface CheckScript {
 export interface CheckOptions {
   timeoutMs?: number;
   script?: CheckScript;
-}
-
-function isObject(value: Json | undefined): value is JsonObject {
-  return value !== null && typeof value === "object" && !Array.isArray(value);
 }
 
 /** Lists one kind of thing, turning a failure into a finding. */

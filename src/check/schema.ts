@@ -7,6 +7,7 @@
  */
 import type { Json, JsonObject } from "../jsonrpc.ts";
 import { pathStep } from "../json.ts";
+import { isObject } from "../util.ts";
 
 /** How bad a finding is: errors fail `check`, warnings do not. */
 export type Severity = "error" | "warning";
@@ -51,10 +52,6 @@ const NON_NEGATIVE_INTEGERS = [
 ];
 const NUMBERS = ["minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf"];
 
-function isObject(value: Json | undefined): value is JsonObject {
-  return value !== null && typeof value === "object" && !Array.isArray(value);
-}
-
 function describe(value: Json | undefined): string {
   if (value === undefined) return "absent";
   if (value === null) return "null";
@@ -84,6 +81,25 @@ function checkSchema(schema: Json, path: string, findings: SchemaFinding[], dept
   checkType(schema, path, findings);
   checkProperties(schema, path, findings, depth);
   checkRequired(schema, path, findings);
+  checkSubschemas(schema, path, findings, depth);
+  checkKeywordValues(schema, path, findings);
+  if ("pattern" in schema) checkPattern(schema.pattern, path + ".pattern", findings);
+  if ("description" in schema && typeof schema.description !== "string") {
+    findings.push({
+      severity: "warning",
+      path: path + ".description",
+      message: `"description" should be a string, not ${describe(schema.description)}`,
+    });
+  }
+}
+
+/** Recurses into every keyword that holds schemas (`properties` has its own check). */
+function checkSubschemas(
+  schema: JsonObject,
+  path: string,
+  findings: SchemaFinding[],
+  depth: number,
+): void {
   if ("items" in schema) {
     const items = schema.items;
     if (Array.isArray(items)) {
@@ -118,6 +134,10 @@ function checkSchema(schema: Json, path: string, findings: SchemaFinding[], dept
         checkSchema(sub, path + pathStep(key) + pathStep(name), findings, depth + 1);
       }}
   }
+}
+
+/** The keywords whose value has a fixed shape: `enum`, counts and numeric bounds. */
+function checkKeywordValues(schema: JsonObject, path: string, findings: SchemaFinding[]): void {
   if ("enum" in schema && (!Array.isArray(schema.enum) || schema.enum.length === 0)) {
     findings.push({
       severity: "error",
@@ -153,14 +173,6 @@ function checkSchema(schema: Json, path: string, findings: SchemaFinding[], dept
       severity: "error",
       path,
       message: `"minimum" ${schema.minimum} is above "maximum" ${schema.maximum}`,
-    });
-  }
-  if ("pattern" in schema) checkPattern(schema.pattern, path + ".pattern", findings);
-  if ("description" in schema && typeof schema.description !== "string") {
-    findings.push({
-      severity: "warning",
-      path: path + ".description",
-      message: `"description" should be a string, not ${describe(schema.description)}`,
     });
   }
 }

@@ -7,6 +7,7 @@
  */
 import { ServerUnreachableError } from "../errors.ts";
 import type { ClientTransport } from "../client/transport.ts";
+import { sleep } from "../util.ts";
 
 /** A line that states an error: `Error: …`, `ModuleNotFoundError: …`, `error: …`, `panic: …`. */
 const ERROR_LINE =
@@ -31,10 +32,6 @@ export function failureReason(stderr: readonly string[]): string | undefined {
   return reason?.trim().slice(0, 300);
 }
 
-function delay(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
-}
-
 /**
  * Rewrites the error of a stdio server that exited before the handshake
  * completed so that it leads with the server's reason; other errors are
@@ -48,8 +45,8 @@ export async function explainStartFailure(
   const stdio = transport as Partial<{ stderrTail: readonly string[]; exitCode: number }>;
   if (!Array.isArray(stdio.stderrTail)) return error;
   // The exit can be seen before the last of stderr is read; give the reader a moment.
-  await Promise.race([transport.closed.catch(() => undefined), delay(1000)]);
-  await delay(20);
+  await Promise.race([transport.closed.catch(() => undefined), sleep(1000)]);
+  await sleep(20);
   const code = stdio.exitCode;
   const reason = failureReason(stdio.stderrTail);
   if (code === undefined || reason === undefined) return error;

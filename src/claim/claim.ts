@@ -14,6 +14,7 @@
  */
 import { CassetteError, ClaimError } from "../errors.ts";
 import { runtime } from "../runtime/mod.ts";
+import { sleep } from "../util.ts";
 
 /** What a claim file holds. */
 export interface ClaimOwner {
@@ -43,10 +44,6 @@ export function claimPath(cassette: string): string {
 
 /** Default age after which any claim counts as abandoned: 30 minutes. */
 export const DEFAULT_STALE_AFTER_MS = 30 * 60_000;
-
-function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
-}
 
 function parseOwner(file: string, text: string): ClaimOwner {
   let value: unknown;

@@ -1,6 +1,6 @@
 /**
  * mcp-cassette's own small MCP client: transports, a JSON-RPC connection,
- * the lifecycle, and the registry through which an HTTP transport plugs in.
+ * the lifecycle, and where a server is (a command line or a URL).
  *
  * @example
  * ```ts
@@ -17,6 +17,6 @@ export * from "./transport.ts";
 export * from "./stdio.ts";
 export * from "./connection.ts";
 export * from "./session.ts";
-export * from "./registry.ts";
+export * from "./http.ts";
 export * from "./command_line.ts";
 export * from "./target.ts";

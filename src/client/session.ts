@@ -5,11 +5,12 @@
  * @module
  */
 import { CassetteError, ServerUnreachableError } from "../errors.ts";
-import type { Json, JsonObject } from "../jsonrpc.ts";
+import type { JsonObject } from "../jsonrpc.ts";
 import { RECORDER_VERSION } from "../cassette/format.ts";
 import type { McpConnection, RequestOptions } from "./connection.ts";
 import { RpcError } from "./connection.ts";
 import type { StdioClientTransport } from "./stdio.ts";
+import { asObject } from "../util.ts";
 
 /** The protocol revision our client asks for. */
 export const CLIENT_PROTOCOL_VERSION = "2025-11-25";
@@ -29,10 +30,6 @@ export interface ServerHello {
 
 /** Most pages a list helper follows before it gives up (a server looping on one cursor). */
 export const MAX_PAGES = 1000;
-
-function asObject(value: Json | undefined): JsonObject {
-  return value !== null && typeof value === "object" && !Array.isArray(value) ? value : {};
-}
 
 function stderrHint(connection: McpConnection): string {
   const tail = (connection.transport as Partial<StdioClientTransport>).stderrTail;

@@ -1,37 +1,28 @@
 /**
  * Where a command's server is: a command line to start (stdio) or a URL
- * (HTTP, through the registered transport factory).
+ * (Streamable HTTP).
  *
  * @module
  */
-import { UsageError } from "../errors.ts";
-import { transportFactory } from "./registry.ts";
-import type { TransportFactoryOptions } from "./registry.ts";
+import { StreamableHttpClientTransport } from "./http.ts";
 import { StdioClientTransport } from "./stdio.ts";
 import type { ClientTransport } from "./transport.ts";
+
+/** Options for an HTTP target. */
+export interface HttpTargetOptions {
+  /** Extra HTTP headers (for `--header` flags, when the command offers them). */
+  headers?: Record<string, string>;
+}
 
 /** A server to connect to. */
 export type ServerTarget =
   | { kind: "stdio"; command: string[] }
-  | { kind: "http"; url: string; options?: TransportFactoryOptions };
-
-/**
- * Checks that `target` can be opened, before any work starts: for `http`, a
- * factory must be registered. `commandName` goes into the message.
- */
-export function assertTargetAvailable(target: ServerTarget, commandName: string): void {
-  if (target.kind === "http" && !transportFactory("http")) {
-    throw new UsageError(
-      `${commandName} --url needs the HTTP transport, which this build does not have yet`,
-    );
-  }
-}
+  | { kind: "http"; url: string; options?: HttpTargetOptions };
 
 /** Opens a transport to `target`. */
-export function openTransport(target: ServerTarget, commandName = "this command"): ClientTransport {
+export function openTransport(target: ServerTarget): ClientTransport {
   if (target.kind === "stdio") return new StdioClientTransport(target.command);
-  assertTargetAvailable(target, commandName);
-  return transportFactory("http")!(target.url, target.options ?? {});
+  return new StreamableHttpClientTransport(target.url, target.options?.headers);
 }
 
 /** Names a target for reports. */

@@ -1,7 +1,6 @@
 /**
- * The seam between our MCP client and a wire. The stdio transport lives in
- * ./stdio.ts; an HTTP transport plugs in through ./registry.ts without any
- * change to the commands that use it.
+ * The seam between our MCP client and a wire: ./stdio.ts and ./http.ts
+ * implement it, and ./target.ts picks one for a command's server.
  *
  * @module
  */

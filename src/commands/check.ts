@@ -11,9 +11,8 @@ import { flag, positiveInt, stringOption } from "../cli/command.ts";
 import { colorEnabled, printOut } from "../cli/output.ts";
 import { ExitCode, UsageError } from "../errors.ts";
 import { splitCommandLine } from "../client/command_line.ts";
-import { assertTargetAvailable, openTransport } from "../client/target.ts";
+import { openTransport } from "../client/target.ts";
 // Registers the Streamable HTTP transport (src/http/) for --url; verify --url shares the registry.
-import "../http/client_transport.ts";
 import type { ServerTarget } from "../client/target.ts";
 import { runCheck } from "../check/run.ts";
 import { formatCheckJson, formatCheckText } from "../check/report.ts";
@@ -33,9 +32,7 @@ export function targetFromInput(input: CommandInput, commandName: string): Serve
     throw new UsageError(`${commandName} takes one server: --stdio, --url or a command after --`);
   }
   if (url !== undefined) {
-    const target: ServerTarget = { kind: "http", url };
-    assertTargetAvailable(target, commandName);
-    return target;
+    return { kind: "http", url };
   }
   const command = stdio !== undefined ? splitCommandLine(stdio) : input.rest;
   if (command.length === 0) {
@@ -70,7 +67,7 @@ export const command: Command = {
     const target = targetFromInput(input, "check");
     const timeoutMs = positiveInt(stringOption(input.values, "timeout-ms"), "timeout-ms", 10_000);
     const script = await checkScriptFromFlags(input.values);
-    const report = await runCheck(openTransport(target, "check"), { timeoutMs, script });
+    const report = await runCheck(openTransport(target), { timeoutMs, script });
     await printOut(
       flag(input.values, "json")
         ? formatCheckJson(report)

@@ -122,12 +122,7 @@ export const command: Command = {
   async run({ values, positionals, rest }) {
     if (positionals.length !== 1) throw new UsageError("replay needs exactly one CASSETTE");
     if (flag(values, "new-episodes") || rest.length > 0 || stringOption(values, "run-log")) {
-      const { replayNewEpisodes } = await import("../modes/replay_run.ts");
-      return await replayNewEpisodes(positionals[0], rest, values, {
-        replayOptions,
-        recordingRedactor,
-        finishReport,
-      });
+      return await replayWithExtras(positionals[0], rest, values);
     }
     const cassette = await loadCassette(positionals[0]);
     const quiet = flag(values, "quiet");
@@ -147,6 +142,38 @@ export const command: Command = {
     return finishReport(report, values, quiet);
   },
 };
+
+/** `--new-episodes`, `--run-log`: checks the flags go together, then runs the library's mode. */
+async function replayWithExtras(
+  cassette: string,
+  command: string[],
+  values: OptionValues,
+): Promise<number> {
+  const appending = flag(values, "new-episodes");
+  if (appending && command.length === 0) {
+    throw new UsageError("replay --new-episodes needs the live server command after --");
+  }
+  if (!appending && command.length > 0) {
+    throw new UsageError("replay takes a server command after -- only with --new-episodes");
+  }
+  if (stringOption(values, "listen")) {
+    throw new UsageError("--new-episodes and --run-log work over stdio only, not with --listen");
+  }
+  const quiet = flag(values, "quiet");
+  const log = quiet ? () => {} : (line: string) => printErr(`mcp-cassette: ${line}`);
+  const { replayNewEpisodes } = await import("../modes/replay_run.ts");
+  return await replayNewEpisodes({
+    cassette,
+    ...(appending ? { liveServer: command } : {}),
+    group: stringOption(values, "group"),
+    runLog: stringOption(values, "run-log"),
+    reportFile: stringOption(values, "report"),
+    log,
+    replayOptions: (header) => replayOptions(values, log, header),
+    recordingRedactor: (header) => recordingRedactor(values, header),
+    finishReport: (report) => finishReport(report, values, quiet),
+  });
+}
 
 /** The `--match-ignore` paths; one that does not parse is a usage error naming the flag. */
 function ignorePathsOf(values: OptionValues): IgnorePath[] {

@@ -12,7 +12,6 @@ import { ExitCode, UsageError } from "../errors.ts";
 import { runtime } from "../runtime/mod.ts";
 import { loadCassette } from "../cassette/reader.ts";
 // Registers the Streamable HTTP client transport for `verify --url`.
-import "../http/client_transport.ts";
 import { describeTarget } from "../client/target.ts";
 import type { ServerTarget } from "../client/target.ts";
 import { GRADE_LETTERS, meetsGrade } from "../verify/grade.ts";

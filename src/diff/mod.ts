@@ -18,6 +18,7 @@ import { extractSurface, latestItems } from "../surface/mod.ts";
 import type { SurfaceItem, SurfaceKind } from "../surface/mod.ts";
 import { diffSchema } from "./schema.ts";
 import type { Change } from "./schema.ts";
+import { isObject } from "../util.ts";
 
 export type { Change, SchemaRole } from "./schema.ts";
 export { diffSchema } from "./schema.ts";
@@ -40,10 +41,6 @@ export interface SurfaceDiff {
   items: ItemDiff[];
   /** Kinds one side recorded a listing for and the other did not (not compared). */
   unlisted: { kind: SurfaceKind; missingIn: "old" | "new" }[];
-}
-
-function isObject(value: Json | undefined): value is JsonObject {
-  return value !== null && typeof value === "object" && !Array.isArray(value);
 }
 
 function textChange(

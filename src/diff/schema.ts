@@ -9,6 +9,7 @@
  */
 import { stableStringify } from "../json.ts";
 import type { Json, JsonObject } from "../jsonrpc.ts";
+import { isObject } from "../util.ts";
 
 /** Which side of a call the schema describes. */
 export type SchemaRole = "input" | "output";
@@ -22,10 +23,6 @@ export interface Change {
   breaking: boolean;
   before?: Json;
   after?: Json;
-}
-
-function isObject(value: Json | undefined): value is JsonObject {
-  return value !== null && typeof value === "object" && !Array.isArray(value);
 }
 
 function typesOf(schema: JsonObject): Set<string> | undefined {
@@ -71,9 +68,9 @@ const HANDLED = new Set([
 ]);
 
 /**
- * Compares two schemas. `narrowingBreaks` is true for inputs (a value the
- * client used to send may now be refused) and false for outputs (the reader
- * gets fewer kinds of values, which it already handles).
+ * Compares two schemas. For inputs, narrowing breaks (a value the client
+ * used to send may now be refused); for outputs, widening does (the reader
+ * gets kinds of values it never handled).
  */
 export function diffSchema(
   before: Json | undefined,
@@ -82,7 +79,6 @@ export function diffSchema(
   role: SchemaRole,
 ): Change[] {
   const changes: Change[] = [];
-  const input = role === "input";
   if (stableStringify(before ?? null) === stableStringify(after ?? null)) return changes;
   if (!isObject(before) || !isObject(after)) {
     changes.push({
@@ -98,23 +94,47 @@ export function diffSchema(
     });
     return changes;
   }
-  // type
+  const pair: SchemaPair = { before, after, path, input: role === "input", role, changes };
+  diffType(pair);
+  diffProperties(pair);
+  diffEnum(pair);
+  diffBounds(pair);
+  diffItemsAndExtras(pair);
+  diffOtherKeywords(pair);
+  return changes;
+}
+
+/** Two object schemas at one path, and where their differences go. */
+interface SchemaPair {
+  before: JsonObject;
+  after: JsonObject;
+  path: string;
+  role: SchemaRole;
+  /** True for an input schema, where narrowing breaks. */
+  input: boolean;
+  changes: Change[];
+}
+
+function diffType({ before, after, path, input, changes }: SchemaPair): void {
+  if (stableStringify(before.type ?? null) === stableStringify(after.type ?? null)) return;
   const oldTypes = typesOf(before);
   const newTypes = typesOf(after);
-  if (stableStringify(before.type ?? null) !== stableStringify(after.type ?? null)) {
-    let breaking = true;
-    if (oldTypes && newTypes) {
-      breaking = input ? !typesWithin(oldTypes, newTypes) : !typesWithin(newTypes, oldTypes);
-    } else if (!newTypes && input) breaking = false; // the constraint went away
-    changes.push({
-      path: `${path}.type`,
-      what: breaking ? "type changed" : "type widened",
-      breaking,
-      before: before.type,
-      after: after.type,
-    });
-  }
-  // properties and required
+  let breaking = true;
+  if (oldTypes && newTypes) {
+    breaking = input ? !typesWithin(oldTypes, newTypes) : !typesWithin(newTypes, oldTypes);
+  } else if (!newTypes && input) breaking = false; // the constraint went away
+  changes.push({
+    path: `${path}.type`,
+    what: breaking ? "type changed" : "type widened",
+    breaking,
+    before: before.type,
+    after: after.type,
+  });
+}
+
+/** Added, removed and re-required properties, then each property's own schema. */
+function diffProperties(pair: SchemaPair): void {
+  const { before, after, path, input, role, changes } = pair;
   const oldProps = isObject(before.properties) ? before.properties : {};
   const newProps = isObject(after.properties) ? after.properties : {};
   const oldRequired = requiredOf(before);
@@ -144,66 +164,74 @@ export function diffSchema(
       });
       continue;
     }
-    const wasRequired = oldRequired.has(name);
-    const isRequired = newRequired.has(name);
-    if (wasRequired !== isRequired) {
-      changes.push(
-        isRequired
-          ? {
-            path: at,
-            what: input ? "parameter became required" : "field became required",
-            breaking: input,
-          }
-          : {
-            path: at,
-            what: input ? "parameter became optional" : "field became optional",
-            breaking: !input,
-          },
-      );
-    }
+    const requiredChange = diffRequired(oldRequired.has(name), newRequired.has(name), at, input);
+    if (requiredChange) changes.push(requiredChange);
     changes.push(...diffSchema(oldProps[name], newProps[name], at, role));
   }
-  // enum
-  if (stableStringify(before.enum ?? null) !== stableStringify(after.enum ?? null)) {
-    if (Array.isArray(before.enum) && Array.isArray(after.enum)) {
-      const oldValues = new Set(before.enum.map(stableStringify));
-      const newValues = new Set(after.enum.map(stableStringify));
-      const removed = before.enum.filter((value) => !newValues.has(stableStringify(value)));
-      const added = after.enum.filter((value) => !oldValues.has(stableStringify(value)));
-      if (removed.length > 0) {
-        changes.push({
-          path: `${path}.enum`,
-          what: `enum values removed: ${removed.map((v) => JSON.stringify(v)).join(", ")}`,
-          breaking: input,
-          before: removed,
-        });
-      }
-      if (added.length > 0) {
-        changes.push({
-          path: `${path}.enum`,
-          what: `enum values added: ${added.map((v) => JSON.stringify(v)).join(", ")}`,
-          breaking: !input,
-          after: added,
-        });
-      }
-    } else {
-      const narrowed = after.enum !== undefined;
-      changes.push({
-        path: `${path}.enum`,
-        what: narrowed ? "values restricted to an enum" : "enum restriction removed",
-        breaking: input === narrowed,
-        before: before.enum,
-        after: after.enum,
-      });
+}
+
+function diffRequired(
+  wasRequired: boolean,
+  isRequired: boolean,
+  path: string,
+  input: boolean,
+): Change | undefined {
+  if (wasRequired === isRequired) return undefined;
+  return isRequired
+    ? {
+      path,
+      what: input ? "parameter became required" : "field became required",
+      breaking: input,
     }
+    : {
+      path,
+      what: input ? "parameter became optional" : "field became optional",
+      breaking: !input,
+    };
+}
+
+function diffEnum({ before, after, path, input, changes }: SchemaPair): void {
+  if (stableStringify(before.enum ?? null) === stableStringify(after.enum ?? null)) return;
+  if (!Array.isArray(before.enum) || !Array.isArray(after.enum)) {
+    const narrowed = after.enum !== undefined;
+    changes.push({
+      path: `${path}.enum`,
+      what: narrowed ? "values restricted to an enum" : "enum restriction removed",
+      breaking: input === narrowed,
+      before: before.enum,
+      after: after.enum,
+    });
+    return;
   }
-  // numeric and size bounds: raising a lower bound or lowering an upper bound narrows
-  for (
-    const [keys, narrowsWhen] of [[LOWER_BOUNDS, (a: number, b: number) => b > a], [
-      UPPER_BOUNDS,
-      (a: number, b: number) => b < a,
-    ]] as const
-  ) {
+  const oldValues = new Set(before.enum.map(stableStringify));
+  const newValues = new Set(after.enum.map(stableStringify));
+  const removed = before.enum.filter((value) => !newValues.has(stableStringify(value)));
+  const added = after.enum.filter((value) => !oldValues.has(stableStringify(value)));
+  if (removed.length > 0) {
+    changes.push({
+      path: `${path}.enum`,
+      what: `enum values removed: ${removed.map((v) => JSON.stringify(v)).join(", ")}`,
+      breaking: input,
+      before: removed,
+    });
+  }
+  if (added.length > 0) {
+    changes.push({
+      path: `${path}.enum`,
+      what: `enum values added: ${added.map((v) => JSON.stringify(v)).join(", ")}`,
+      breaking: !input,
+      after: added,
+    });
+  }
+}
+
+/** Numeric and size bounds: raising a lower bound or lowering an upper bound narrows. */
+function diffBounds({ before, after, path, input, changes }: SchemaPair): void {
+  const sides = [
+    [LOWER_BOUNDS, (a: number, b: number) => b > a],
+    [UPPER_BOUNDS, (a: number, b: number) => b < a],
+  ] as const;
+  for (const [keys, narrowsWhen] of sides) {
     for (const key of keys) {
       const a = before[key];
       const b = after[key];
@@ -220,24 +248,28 @@ export function diffSchema(
       });
     }
   }
-  // items, additionalProperties
+}
+
+function diffItemsAndExtras({ before, after, path, input, role, changes }: SchemaPair): void {
   if (stableStringify(before.items ?? null) !== stableStringify(after.items ?? null)) {
     changes.push(...diffSchema(before.items, after.items, `${path}.items`, role));
   }
   if (
-    stableStringify(before.additionalProperties ?? null) !==
+    stableStringify(before.additionalProperties ?? null) ===
       stableStringify(after.additionalProperties ?? null)
-  ) {
-    const closed = after.additionalProperties === false;
-    changes.push({
-      path: `${path}.additionalProperties`,
-      what: closed ? "extra properties now refused" : "additionalProperties changed",
-      breaking: input ? closed : !closed,
-      before: before.additionalProperties,
-      after: after.additionalProperties,
-    });
-  }
-  // prose and anything else
+  ) return;
+  const closed = after.additionalProperties === false;
+  changes.push({
+    path: `${path}.additionalProperties`,
+    what: closed ? "extra properties now refused" : "additionalProperties changed",
+    breaking: input ? closed : !closed,
+    before: before.additionalProperties,
+    after: after.additionalProperties,
+  });
+}
+
+/** Prose keywords change harmlessly; any keyword not understood here counts as breaking. */
+function diffOtherKeywords({ before, after, path, changes }: SchemaPair): void {
   for (const key of [...new Set([...Object.keys(before), ...Object.keys(after)])].sort()) {
     if (HANDLED.has(key)) continue;
     if (stableStringify(before[key] ?? null) === stableStringify(after[key] ?? null)) continue;
@@ -250,5 +282,4 @@ export function diffSchema(
       after: after[key],
     });
   }
-  return changes;
 }

@@ -10,7 +10,7 @@ import type { JsonRpcMessage } from "../jsonrpc.ts";
 import { createFaultInjector } from "./injector.ts";
 import type { FaultInjectorOptions } from "./injector.ts";
 import { describeFaultEntry, faultSubjectFromRequest } from "./match.ts";
-import type { FaultOverlay } from "./overlay.ts";
+import type { FaultOverlay } from "./types.ts";
 import type { FaultSubject } from "./types.ts";
 
 /** One request a fault would hit: `index` is its position in the list given (0-based). */

@@ -7,7 +7,7 @@
  */
 import { UsageError } from "../errors.ts";
 import { describeFaultEntry, matchesSubject } from "./match.ts";
-import type { FaultEntry, FaultOverlay } from "./overlay.ts";
+import type { FaultEntry, FaultOverlay } from "./types.ts";
 import { entryRandom } from "./prng.ts";
 import type { Random } from "./prng.ts";
 import type { Fault, FaultInjector, FaultSubject } from "./types.ts";

@@ -6,7 +6,7 @@
  */
 import type { JsonRpcMessage } from "../jsonrpc.ts";
 import { NAMED_TARGET_METHODS } from "./overlay.ts";
-import type { FaultEntry, FaultMatch } from "./overlay.ts";
+import type { FaultEntry, FaultMatch } from "./types.ts";
 import type { FaultSubject } from "./types.ts";
 
 const globCache = new Map<string, RegExp>();

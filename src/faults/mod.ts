@@ -16,14 +16,17 @@
  *
  * @module
  */
-export type { Fault, FaultInjector, FaultSubject } from "./types.ts";
-export {
-  FaultOverlayError,
-  loadFaultOverlay,
-  NAMED_TARGET_METHODS,
-  parseFaultOverlay,
-} from "./overlay.ts";
-export type { FaultEntry, FaultMatch, FaultOverlay, NthSelector } from "./overlay.ts";
+export type {
+  Fault,
+  FaultEntry,
+  FaultInjector,
+  FaultMatch,
+  FaultOverlay,
+  FaultSubject,
+  NthSelector,
+} from "./types.ts";
+export { loadFaultOverlay, NAMED_TARGET_METHODS, parseFaultOverlay } from "./overlay.ts";
+export { FaultOverlayError } from "./overlay_fields.ts";
 export { createFaultInjector, DEFAULT_FAULT_SEED, parseFaultSeed } from "./injector.ts";
 export type { FaultInjectorOptions, OverlayFaultInjector } from "./injector.ts";
 export {

@@ -8,55 +8,18 @@
  */
 import { parse as parseJsonc, printParseErrorCode } from "jsonc-parser";
 import type { ParseError } from "jsonc-parser";
-import { CassetteError } from "../errors.ts";
-import type { Json } from "../jsonrpc.ts";
 import { runtime } from "../runtime/mod.ts";
-import type { Fault } from "./types.ts";
-
-/** Which occurrences of a matching request an entry fires on. */
-export type NthSelector = "every" | number[];
-
-/** What an overlay entry is aimed at, after validation. */
-export interface FaultMatch {
-  /** JSON-RPC method; `*` matches any run of characters. */
-  method?: string;
-  /** Tool name of a `tools/call`; `*` is a wildcard. */
-  tool?: string;
-  /** Prompt name of a `prompts/get`; `*` is a wildcard. */
-  prompt?: string;
-  /** Resource URI of a `resources/read` (or subscribe/unsubscribe); `*` is a wildcard. */
-  uri?: string;
-  /** 1-based occurrences among the requests this entry matches, sorted; or every one. */
-  nth: NthSelector;
-  /** Chance in [0, 1] that a selected occurrence fires, drawn from the seeded generator. */
-  probability?: number;
-}
-
-/** One validated overlay entry. */
-export interface FaultEntry {
-  /** 1-based position in the file, used in every message about it. */
-  index: number;
-  name?: string;
-  match: FaultMatch;
-  /** Applied in this order when the entry fires. */
-  faults: Fault[];
-}
-
-/** A loaded overlay. */
-export interface FaultOverlay {
-  /** The file it came from (or the name given to {@linkcode parseFaultOverlay}). */
-  source: string;
-  /** Seed for probabilistic entries, when the file sets one. */
-  seed?: number;
-  entries: FaultEntry[];
-}
-
-/** A fault overlay that cannot be used: names the file, the entry and the problem on one line. */
-export class FaultOverlayError extends CassetteError {
-  constructor(readonly file: string, readonly entry: string | undefined, readonly problem: string) {
-    super(entry === undefined ? `${file}: ${problem}` : `${file}: ${entry}: ${problem}`);
-  }
-}
+import type { FaultEntry, FaultMatch, FaultOverlay, NthSelector } from "./types.ts";
+import { parseOurFaults, parsePythonFault } from "./overlay_fault.ts";
+import {
+  checkKeys,
+  FaultOverlayError,
+  isRecord,
+  type JsonRecord,
+  optionalString,
+  show,
+  Where,
+} from "./overlay_fields.ts";
 
 /** The methods a `tool`, `prompt` or `uri` target implies. */
 export const NAMED_TARGET_METHODS: Readonly<Record<"tool" | "prompt" | "uri", readonly string[]>> =
@@ -65,20 +28,6 @@ export const NAMED_TARGET_METHODS: Readonly<Record<"tool" | "prompt" | "uri", re
     prompt: ["prompts/get"],
     uri: ["resources/read", "resources/subscribe", "resources/unsubscribe"],
   };
-
-const KIND_ALIASES: Readonly<Record<string, Fault["kind"]>> = {
-  "delay": "delay",
-  "timeout": "timeout",
-  "error": "error",
-  "malformed": "malformed",
-  "disconnect": "disconnect",
-  "http-status": "http-status",
-  "http_status": "http-status",
-  "sse-drop": "sse-drop",
-  "sse_drop": "sse-drop",
-};
-
-const MALFORMED_STRATEGIES = ["truncate", "not_json", "wrong_id"] as const;
 
 const ROOT_KEYS = new Set(["faults", "seed", "$schema", "description", "comment"]);
 const ENTRY_KEYS = new Set([
@@ -92,26 +41,6 @@ const ENTRY_KEYS = new Set([
   "params",
 ]);
 const MATCH_KEYS = new Set(["method", "tool", "prompt", "uri", "nth", "probability"]);
-
-type JsonRecord = Record<string, unknown>;
-
-/** Reports problems against one place in the file. */
-class Where {
-  constructor(readonly file: string, readonly entry?: string) {}
-  fail(problem: string): never {
-    throw new FaultOverlayError(this.file, this.entry, problem);
-  }
-}
-
-function isRecord(value: unknown): value is JsonRecord {
-  return value !== null && typeof value === "object" && !Array.isArray(value);
-}
-
-function show(value: unknown): string {
-  if (value === undefined) return "nothing";
-  const text = JSON.stringify(value);
-  return text.length > 40 ? `${text.slice(0, 37)}...` : text;
-}
 
 function lineAndColumn(text: string, offset: number): { line: number; column: number } {
   let line = 1;
@@ -145,52 +74,6 @@ function parseText(text: string, file: string): unknown {
   }
   return value;
 }
-
-function checkKeys(
-  where: Where,
-  record: JsonRecord,
-  allowed: ReadonlySet<string>,
-  prefix: string,
-): void {
-  for (const key of Object.keys(record)) {
-    if (!allowed.has(key)) {
-      where.fail(
-        `unknown field "${prefix}${key}" (known: ${
-          [...allowed].map((k) => prefix + k).join(", ")
-        })`,
-      );
-    }
-  }
-}
-
-function optionalString(
-  where: Where,
-  record: JsonRecord,
-  key: string,
-  path: string,
-): string | undefined {
-  const value = record[key];
-  if (value === undefined) return undefined;
-  if (typeof value !== "string" || value === "") {
-    where.fail(`${path}${key} must be a non-empty string, got ${show(value)}`);
-  }
-  return value;
-}
-
-function requireInteger(
-  where: Where,
-  value: unknown,
-  path: string,
-  min: number,
-  max = Number.MAX_SAFE_INTEGER,
-): number {
-  if (typeof value !== "number" || !Number.isInteger(value) || value < min || value > max) {
-    const range = max === Number.MAX_SAFE_INTEGER ? `>= ${min}` : `from ${min} to ${max}`;
-    where.fail(`${path} must be an integer ${range}, got ${show(value)}`);
-  }
-  return value;
-}
-
 function parseSeedField(where: Where, value: unknown, path: string): number | undefined {
   if (value === undefined) return undefined;
   if (typeof value !== "number" || !Number.isSafeInteger(value)) {
@@ -247,132 +130,6 @@ function parseMatch(where: Where, value: unknown, path: string): FaultMatch {
     where.fail(`targets nothing: give ${prefix}method, tool, prompt, uri or probability`);
   }
   return match;
-}
-
-function parseKind(where: Where, value: unknown, path: string): Fault["kind"] {
-  if (typeof value !== "string") {
-    where.fail(`${path} must be a fault kind string, got ${show(value)}`);
-  }
-  const kind = KIND_ALIASES[value];
-  if (kind === undefined) {
-    where.fail(
-      `unknown fault kind "${value}" (known: delay, timeout, error, malformed, disconnect, http-status, sse-drop)`,
-    );
-  }
-  return kind;
-}
-
-/** Default headers a client expects with these statuses; the user's own win. */
-function statusHeaders(status: number, given: Record<string, string>): Record<string, string> {
-  const defaults: Record<string, string> = {};
-  if (status === 401) defaults["WWW-Authenticate"] = "Bearer";
-  if (status === 429 || status === 503) defaults["Retry-After"] = "1";
-  const givenNames = new Set(Object.keys(given).map((name) => name.toLowerCase()));
-  const headers: Record<string, string> = {};
-  for (const [name, text] of Object.entries(defaults)) {
-    if (!givenNames.has(name.toLowerCase())) headers[name] = text;
-  }
-  return { ...headers, ...given };
-}
-
-function parseHeaders(where: Where, value: unknown, path: string): Record<string, string> {
-  if (value === undefined) return {};
-  if (!isRecord(value)) {
-    where.fail(`${path} must be an object of header names to strings, got ${show(value)}`);
-  }
-  const headers: Record<string, string> = {};
-  for (const [name, text] of Object.entries(value)) {
-    // A number (Retry-After: 5) is what people write; take it as its text.
-    if (typeof text === "number" && Number.isFinite(text)) headers[name] = String(text);
-    else if (typeof text === "string") headers[name] = text;
-    else where.fail(`${path}.${name} must be a string, got ${show(text)}`);
-  }
-  return headers;
-}
-
-/** Field names each kind takes, beyond the kind itself. */
-const KIND_FIELDS: Readonly<Record<Fault["kind"], readonly string[]>> = {
-  "delay": ["ms"],
-  "timeout": [],
-  "error": ["code", "message", "data"],
-  "malformed": ["strategy"],
-  "disconnect": [],
-  "http-status": ["status", "headers", "body"],
-  "sse-drop": ["afterEvents", "after_events", "after"],
-};
-
-function buildFault(where: Where, kind: Fault["kind"], fields: JsonRecord, path: string): Fault {
-  checkKeys(where, fields, new Set(KIND_FIELDS[kind]), path);
-  switch (kind) {
-    case "delay":
-      return { kind, ms: requireInteger(where, fields.ms, `${path}ms`, 0) };
-    case "timeout":
-    case "disconnect":
-      return { kind };
-    case "error": {
-      const code = requireInteger(where, fields.code, `${path}code`, Number.MIN_SAFE_INTEGER);
-      if (typeof fields.message !== "string") {
-        where.fail(`${path}message must be a string, got ${show(fields.message)}`);
-      }
-      const fault: Fault = { kind, code, message: fields.message };
-      if (fields.data !== undefined) fault.data = fields.data as Json;
-      return fault;
-    }
-    case "malformed": {
-      const strategy = fields.strategy;
-      if (!MALFORMED_STRATEGIES.includes(strategy as typeof MALFORMED_STRATEGIES[number])) {
-        where.fail(
-          `${path}strategy must be one of ${MALFORMED_STRATEGIES.join(", ")}, got ${
-            show(strategy)
-          }`,
-        );
-      }
-      return { kind, strategy: strategy as typeof MALFORMED_STRATEGIES[number] };
-    }
-    case "http-status": {
-      const status = requireInteger(where, fields.status, `${path}status`, 100, 599);
-      const headers = statusHeaders(status, parseHeaders(where, fields.headers, `${path}headers`));
-      const fault: Fault = { kind, status, headers };
-      if (fields.body !== undefined) {
-        if (typeof fields.body !== "string") {
-          where.fail(`${path}body must be a string, got ${show(fields.body)}`);
-        }
-        fault.body = fields.body;
-      }
-      return fault;
-    }
-    case "sse-drop": {
-      const given = ["afterEvents", "after_events", "after"].filter((key) =>
-        fields[key] !== undefined
-      );
-      if (given.length > 1) {
-        where.fail(`${path}${given[0]} and ${path}${given[1]} say the same thing; give one`);
-      }
-      const key = given[0] ?? "afterEvents";
-      return { kind, afterEvents: requireInteger(where, fields[key], `${path}${key}`, 0) };
-    }
-  }
-}
-
-/** Our spelling: `"fault": {"kind": ..., ...fields}` or a list of them. */
-function parseOurFaults(where: Where, value: unknown): Fault[] {
-  const list = Array.isArray(value) ? value : [value];
-  if (list.length === 0) where.fail(`"fault" is an empty list`);
-  return list.map((item, i) => {
-    const path = Array.isArray(value) ? `fault[${i}]` : "fault";
-    if (!isRecord(item)) where.fail(`${path} must be an object with a "kind", got ${show(item)}`);
-    const { kind, ...fields } = item;
-    return buildFault(where, parseKind(where, kind, `${path}.kind`), fields, `${path}.`);
-  });
-}
-
-/** The Python spelling: `"type": "error", "params": {...}`. */
-function parsePythonFault(where: Where, type: unknown, params: unknown): Fault[] {
-  const kind = parseKind(where, type, "type");
-  if (params !== undefined && !isRecord(params)) {
-    where.fail(`params must be an object, got ${show(params)}`);
-  }
-  return [buildFault(where, kind, params ?? {}, "params.")];
 }
 
 function entryLabel(index: number, name: unknown): string {

@@ -39,3 +39,41 @@ export interface FaultInjector {
   /** One line per overlay entry that never fired, to report at the end. */
   unfired(): string[];
 }
+
+/** Which occurrences of a matching request an entry fires on. */
+export type NthSelector = "every" | number[];
+
+/** What an overlay entry is aimed at, after validation. */
+export interface FaultMatch {
+  /** JSON-RPC method; `*` matches any run of characters. */
+  method?: string;
+  /** Tool name of a `tools/call`; `*` is a wildcard. */
+  tool?: string;
+  /** Prompt name of a `prompts/get`; `*` is a wildcard. */
+  prompt?: string;
+  /** Resource URI of a `resources/read` (or subscribe/unsubscribe); `*` is a wildcard. */
+  uri?: string;
+  /** 1-based occurrences among the requests this entry matches, sorted; or every one. */
+  nth: NthSelector;
+  /** Chance in [0, 1] that a selected occurrence fires, drawn from the seeded generator. */
+  probability?: number;
+}
+
+/** One validated overlay entry. */
+export interface FaultEntry {
+  /** 1-based position in the file, used in every message about it. */
+  index: number;
+  name?: string;
+  match: FaultMatch;
+  /** Applied in this order when the entry fires. */
+  faults: Fault[];
+}
+
+/** A loaded overlay. */
+export interface FaultOverlay {
+  /** The file it came from (or the name given to `parseFaultOverlay`). */
+  source: string;
+  /** Seed for probabilistic entries, when the file sets one. */
+  seed?: number;
+  entries: FaultEntry[];
+}

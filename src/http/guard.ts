@@ -56,7 +56,8 @@ export function exposureWarning(hostname: string): string | undefined {
 
 /**
  * Checks Host (DNS rebinding) and Origin. On a loopback bind only
- * localhost, 127.0.0.1 and [::1] with the bound port are valid hosts; an
+ * localhost, 127.0.0.1 and [::1] with the bound port (any port when the
+ * bound port is 0: a handler driven in process) are valid hosts; an
  * Origin, when sent, must be a loopback origin (any port: a local browser
  * tool) or the server's own. Returns the status to refuse with, or undefined.
  */
@@ -86,7 +87,8 @@ function refusal(bound: ListenAddress, host: string, origin: string): Refusal | 
     const match = /^(\[[^\]]+\]|[^:]+)(?::(\d+))?$/.exec(host);
     const name = match?.[1]?.toLowerCase() ?? "";
     const port = match?.[2] ? Number(match[2]) : 80;
-    if (!match || !LOOPBACK.has(name) || port !== bound.port) {
+    // Port 0 is an in-process handler's "not bound to a socket": any port.
+    if (!match || !LOOPBACK.has(name) || (bound.port !== 0 && port !== bound.port)) {
       return {
         status: 403,
         message: `Forbidden: Host ${JSON.stringify(host)} is not this local server`,

@@ -1,16 +1,13 @@
 /**
- * `mcp-cassette replay` with the test-suite extras: `--new-episodes` (send
- * misses to the live server and append them) and `--report` (tell the
- * library what happened). Plain replay stays in src/commands/replay.ts.
+ * Replay with the test-suite extras: send misses to the live server and
+ * append them (new episodes), and tell the library what happened (a run log,
+ * a report file). src/commands/replay.ts turns `--new-episodes`, `--run-log`
+ * and `--report` into {@linkcode ReplayRunOptions}; plain replay stays there.
  *
  * @module
  */
-import type { OptionValues } from "../cli/command.ts";
-import { flag, stringOption } from "../cli/command.ts";
-import { printErr } from "../cli/output.ts";
 import { loadCassette } from "../cassette/reader.ts";
 import type { CassetteHeader } from "../cassette/format.ts";
-import { UsageError } from "../errors.ts";
 import { ReplayEngine } from "../replay/engine.ts";
 import type { ReplayOptions } from "../replay/engine.ts";
 import type { Redactor } from "../redact/redactor.ts";
@@ -21,59 +18,54 @@ import { openNewEpisodes } from "./new_episodes.ts";
 import type { NewEpisodes } from "./new_episodes.ts";
 import { RunReporter } from "./run_report.ts";
 
-/** What the replay command lends this mode (it keeps the flags' meaning). */
-export interface ReplayCommandParts {
-  replayOptions: (
-    values: OptionValues,
-    log: (line: string) => void,
-    header?: CassetteHeader,
-  ) => Promise<ReplayOptions>;
-  recordingRedactor: (
-    values: OptionValues,
-    header?: CassetteHeader,
-  ) => Promise<Redactor | undefined>;
-  finishReport: (report: ReplayReport, values: OptionValues, quiet: boolean) => number;
+/**
+ * A stdio replay with the extras, as library options: the CLI turns its
+ * flags into these, so this layer never sees the command line.
+ */
+export interface ReplayRunOptions {
+  /** The cassette file to replay (and append to, with `liveServer`). */
+  cassette: string;
+  /** The live server's command: misses go to it and are appended. Absent: plain replay. */
+  liveServer?: string[];
+  /** The recording this run belongs to (set by the library). */
+  group?: string;
+  /** Appends what the run did, as JSON lines, to this file. */
+  runLog?: string;
+  /** Also writes the end-of-session report as JSON to this file. */
+  reportFile?: string;
+  /** Where progress lines go (already prefixed and filtered by the caller). */
+  log: (line: string) => void;
+  /** The engine options for this cassette's header. */
+  replayOptions: (header?: CassetteHeader) => Promise<ReplayOptions>;
+  /** The redactor the recording was made with, for what the live server adds. */
+  recordingRedactor: (header?: CassetteHeader) => Promise<Redactor | undefined>;
+  /** Prints the report as the caller wants it and picks the exit code. */
+  finishReport: (report: ReplayReport) => number;
 }
 
-/** Serves `cassette` on stdio with the extras; resolves with the exit code. */
-export async function replayNewEpisodes(
-  cassette: string,
-  command: string[],
-  values: OptionValues,
-  { replayOptions, recordingRedactor, finishReport }: ReplayCommandParts,
-): Promise<number> {
-  const appending = flag(values, "new-episodes");
-  if (appending && command.length === 0) {
-    throw new UsageError("replay --new-episodes needs the live server command after --");
-  }
-  if (!appending && command.length > 0) {
-    throw new UsageError("replay takes a server command after -- only with --new-episodes");
-  }
-  if (stringOption(values, "listen")) {
-    throw new UsageError("--new-episodes and --run-log work over stdio only, not with --listen");
-  }
-  const quiet = flag(values, "quiet");
-  const log = quiet ? () => {} : (line: string) => printErr(`mcp-cassette: ${line}`);
-  const reporter = new RunReporter(stringOption(values, "run-log"));
-  const action = appending ? "replay-append" : "replay";
+/** Serves the cassette on stdio with the extras; resolves with the exit code. */
+export async function replayNewEpisodes(options: ReplayRunOptions): Promise<number> {
+  const { cassette, liveServer, log } = options;
+  const reporter = new RunReporter(options.runLog);
+  const action = liveServer ? "replay-append" : "replay";
   const loaded = await loadCassette(cassette);
   let episodes: NewEpisodes | undefined;
-  if (appending) {
+  if (liveServer) {
     // What the live server adds is scrubbed by the rules the recording was.
-    const redactor = await recordingRedactor(values, loaded.header);
+    const redactor = await options.recordingRedactor(loaded.header);
     episodes = await openNewEpisodes({
       cassette,
-      command,
-      group: stringOption(values, "group"),
+      command: liveServer,
+      group: options.group,
       force: false,
       log,
       redactor,
     });
   }
   let engine: ReplayEngine | undefined;
-  const reportFile = stringOption(values, "report");
   const writeReport = async (report: ReplayReport) => {
-    if (reportFile) await runtime.writeTextFile(reportFile, JSON.stringify(report, null, 2) + "\n");
+    if (!options.reportFile) return;
+    await runtime.writeTextFile(options.reportFile, JSON.stringify(report, null, 2) + "\n");
   };
   // A client that stops the replay with a signal (the Java SDK does) still gets its report.
   const stops = (["SIGINT", "SIGTERM"] as const).map((signal) =>
@@ -91,11 +83,11 @@ export async function replayNewEpisodes(
   );
   try {
     reporter.start(action);
-    const base = await replayOptions(values, log, loaded.header);
+    const base = await options.replayOptions(loaded.header);
     engine = new ReplayEngine(loaded, episodes ? episodes.extend(base) : base);
     const report = await serveStdio(engine, { input: runtime.stdin, output: runtime.stdout, log });
     await writeReport(report);
-    return reporter.end(action, finishReport(report, values, quiet), report, episodes?.appended);
+    return reporter.end(action, options.finishReport(report), report, episodes?.appended);
   } finally {
     stops.forEach((stop) => stop());
     await episodes?.close();

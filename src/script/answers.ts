@@ -10,7 +10,8 @@ import type { ServerRequestAnswer, ServerRequestHandler } from "../client/connec
 import { defaultServerRequestAnswer } from "../client/connection.ts";
 import { ErrorCode } from "../jsonrpc.ts";
 import type { JsonObject } from "../jsonrpc.ts";
-import { asJson, isObject } from "./fields.ts";
+import { asJson } from "./fields.ts";
+import { isObject } from "../util.ts";
 import type { Fail } from "./fields.ts";
 
 /** The parsed answers, by the method they answer. */

@@ -4,14 +4,10 @@
  * @module
  */
 import type { Json, JsonObject } from "../jsonrpc.ts";
+import { isObject } from "../util.ts";
 
 /** Reports a problem at a place in the playbook (never returns). */
 export type Fail = (problem: string) => never;
-
-/** True for a plain object. */
-export function isObject(value: unknown): value is JsonObject {
-  return value !== null && typeof value === "object" && !Array.isArray(value);
-}
 
 /** A non-empty string field, or a failure naming it. */
 export function needString(value: unknown, what: string, fail: Fail): string {

@@ -10,7 +10,7 @@ import { CassetteError } from "../errors.ts";
 import type { JsonObject } from "../jsonrpc.ts";
 import { jsoncLocator, parseJsonc } from "../jsonc.ts";
 import { runtime } from "../runtime/mod.ts";
-import { isObject } from "./fields.ts";
+import { isObject } from "../util.ts";
 import type { Fail } from "./fields.ts";
 import { parseStep } from "./steps.ts";
 import type { PlaybookStep } from "./steps.ts";

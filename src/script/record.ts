@@ -13,7 +13,6 @@ import { formatCommand, StdioClientTransport } from "../client/stdio.ts";
 import { openTransport } from "../client/target.ts";
 import type { ClientTransport } from "../client/transport.ts";
 // Registers the Streamable HTTP client transport, to drive the HTTP recorder.
-import "../http/client_transport.ts";
 import { JsonlLineStream } from "../framing/jsonl.ts";
 import { runtime } from "../runtime/mod.ts";
 import type { PipedChildProcess } from "../runtime/mod.ts";
@@ -136,7 +135,7 @@ async function startRecorder(options: ScriptedRecordOptions): Promise<Recorder> 
     ...flags,
   ]);
   const address = await watchRecorder(child, options.log);
-  const transport = openTransport({ kind: "http", url: address }, "record --script");
+  const transport = openTransport({ kind: "http", url: address });
   return {
     transport,
     async finish() {

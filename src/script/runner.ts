@@ -17,6 +17,7 @@ import type { Json, JsonObject, JsonRpcMessage } from "../jsonrpc.ts";
 import { answerServerRequests } from "./answers.ts";
 import type { Playbook } from "./playbook.ts";
 import type { PlaybookStep, RequestStep } from "./steps.ts";
+import { sleep } from "../util.ts";
 
 /** How one step went. */
 export interface StepOutcome {
@@ -113,7 +114,7 @@ async function runStep(
   timeoutMs: number | undefined,
 ): Promise<string | undefined> {
   if (step.kind === "wait") {
-    await new Promise((resolve) => setTimeout(resolve, step.ms));
+    await sleep(step.ms);
     return undefined;
   }
   if (step.kind === "notify") {

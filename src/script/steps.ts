@@ -7,7 +7,8 @@
  * @module
  */
 import type { JsonObject } from "../jsonrpc.ts";
-import { asJson, isObject, needString, optionalObject } from "./fields.ts";
+import { asJson, needString, optionalObject } from "./fields.ts";
+import { isObject } from "../util.ts";
 import type { Fail } from "./fields.ts";
 
 /** A step that sends a request and waits for its answer. */

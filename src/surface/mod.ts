@@ -16,6 +16,7 @@ import type { LocatedEntry } from "../cassette/reader.ts";
 import type { Json, JsonObject } from "../jsonrpc.ts";
 import { listMessages, pairMessages, pointerToken, resultOf } from "./messages.ts";
 import type { Exchange, LocatedMessage } from "./messages.ts";
+import { isObject } from "../util.ts";
 
 export * from "./messages.ts";
 
@@ -74,10 +75,6 @@ export const LIST_METHODS: Record<string, { kind: SurfaceKind; field: string; ke
       keyField: "uriTemplate",
     },
   };
-
-function isObject(value: Json | undefined): value is JsonObject {
-  return value !== null && typeof value === "object" && !Array.isArray(value);
-}
 
 function identityFrom(exchange: Exchange): ServerIdentity | undefined {
   const result = resultOf(exchange.response);

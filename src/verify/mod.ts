@@ -62,7 +62,7 @@ export async function verifyCassette(options: VerifyOptions): Promise<VerifyRepo
   const report = await runVerify(plan, {
     cassettePath: options.cassette,
     serverName: options.serverName ?? describeTarget(options.target),
-    open: () => openTransport(options.target, "verify"),
+    open: () => openTransport(options.target),
     timeoutMs: options.timeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS,
     ignore: compileIgnorePaths(options.ignorePaths ?? []),
     allowReorder: options.allowReorder ?? false,

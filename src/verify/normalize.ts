@@ -8,6 +8,7 @@
  */
 import type { Json, JsonObject } from "../jsonrpc.ts";
 import { pathStep, setOwn, tryParseJson } from "../json.ts";
+import { isObject } from "../util.ts";
 
 const ISO_TIMESTAMP =
   /\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?/g;
@@ -47,10 +48,6 @@ export function isIgnored(path: string, patterns: readonly IgnorePattern[]): boo
 
 function maskString(text: string): string {
   return text.replace(ISO_TIMESTAMP, "<timestamp>").replace(UUID, "<uuid>");
-}
-
-function isObject(value: Json | undefined): value is JsonObject {
-  return value !== null && typeof value === "object" && !Array.isArray(value);
 }
 
 /** Replaces `content[].text` that holds a JSON object or array with the parsed value. */

@@ -11,6 +11,7 @@ import { CassetteError } from "../errors.ts";
 import { classify, idKey } from "../jsonrpc.ts";
 import type { Json, JsonObject, JsonRpcId, JsonRpcMessage } from "../jsonrpc.ts";
 import type { ServerRequestAnswer } from "../client/connection.ts";
+import { isObject } from "../util.ts";
 
 /** A recorded client request and its recorded answer. */
 export interface RequestStep {
@@ -58,10 +59,6 @@ export interface VerifyPlan {
 /** Options for {@linkcode buildPlan}. */
 export interface PlanOptions {
   allowDestructive?: boolean;
-}
-
-function isObject(value: unknown): value is JsonObject {
-  return value !== null && typeof value === "object" && !Array.isArray(value);
 }
 
 /** The name a request acts on, for reports and for destructive skipping. */
@@ -123,22 +120,7 @@ export function buildPlan(cassette: Cassette, options: PlanOptions = {}): Verify
     const key = `${entry.session ?? ""}\u0000${idKey(message.id)}`;
     if (entry.dir === "c2s") {
       if (kind === "request") {
-        const method = message.method!;
-        const step: RequestStep = {
-          kind: "request",
-          index: ++index,
-          method,
-          recordedId: message.id as JsonRpcId,
-        };
-        if (message.params !== undefined) step.params = message.params;
-        const target = requestTarget(method, message.params);
-        if (target !== undefined) step.target = target;
-        if (
-          method === "tools/call" && target !== undefined && destructiveTools.has(target) &&
-          !options.allowDestructive
-        ) {
-          step.skip = "destructive tool (use --allow-destructive)";
-        }
+        const step = requestStep(message, ++index, destructiveTools, options);
         openClientRequests.set(key, step);
         session.steps.push(step);
       } else if (kind === "notification") {
@@ -150,12 +132,7 @@ export function buildPlan(cassette: Cassette, options: PlanOptions = {}): Verify
         const method = openServerRequests.get(key);
         if (method === undefined) continue;
         openServerRequests.delete(key);
-        const answer: ServerRequestAnswer = kind === "response"
-          ? { result: message.result ?? null }
-          : { error: message.error! };
-        const queue = session.serverAnswers.get(method) ?? [];
-        queue.push(answer);
-        session.serverAnswers.set(method, queue);
+        queueServerAnswer(session, method, message);
       }
     } else if (kind === "response" || kind === "error") {
       const step = openClientRequests.get(key);
@@ -166,11 +143,7 @@ export function buildPlan(cassette: Cassette, options: PlanOptions = {}): Verify
       openServerRequests.set(key, message.method!);
     }
   }
-  for (const session of sessions.values()) {
-    for (const step of session.steps) {
-      if (step.kind === "request" && !step.recorded && !step.skip) step.skip = "no recorded answer";
-    }
-  }
+  for (const session of sessions.values()) markUnanswered(session);
   if (index === 0) {
     throw new CassetteError(`${cassette.path}: the cassette holds no client requests to re-send`);
   }
@@ -179,4 +152,42 @@ export function buildPlan(cassette: Cassette, options: PlanOptions = {}): Verify
     destructiveTools,
     requestCount: index,
   };
+}
+
+/** The step for a recorded client request; a destructive tool call is skipped unless allowed. */
+function requestStep(
+  message: JsonRpcMessage,
+  index: number,
+  destructiveTools: Set<string>,
+  options: PlanOptions,
+): RequestStep {
+  const method = message.method!;
+  const step: RequestStep = { kind: "request", index, method, recordedId: message.id as JsonRpcId };
+  if (message.params !== undefined) step.params = message.params;
+  const target = requestTarget(method, message.params);
+  if (target !== undefined) step.target = target;
+  if (
+    method === "tools/call" && target !== undefined && destructiveTools.has(target) &&
+    !options.allowDestructive
+  ) {
+    step.skip = "destructive tool (use --allow-destructive)";
+  }
+  return step;
+}
+
+/** Queues the client's recorded answer to a server→client request, by the request's method. */
+function queueServerAnswer(session: PlannedSession, method: string, message: JsonRpcMessage): void {
+  const answer: ServerRequestAnswer = classify(message) === "response"
+    ? { result: message.result ?? null }
+    : { error: message.error! };
+  const queue = session.serverAnswers.get(method) ?? [];
+  queue.push(answer);
+  session.serverAnswers.set(method, queue);
+}
+
+/** A request the recording never answered cannot be compared, so it is not sent. */
+function markUnanswered(session: PlannedSession): void {
+  for (const step of session.steps) {
+    if (step.kind === "request" && !step.recorded && !step.skip) step.skip = "no recorded answer";
+  }
 }

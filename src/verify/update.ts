@@ -7,12 +7,8 @@
 import { CassetteWriter } from "../cassette/writer.ts";
 import { makeHeader } from "../cassette/format.ts";
 import type { CassetteHeader, Entry } from "../cassette/format.ts";
-import type { JsonObject } from "../jsonrpc.ts";
 import type { ServerTarget } from "../client/target.ts";
-
-function isObject(value: unknown): value is JsonObject {
-  return value !== null && typeof value === "object" && !Array.isArray(value);
-}
+import { isObject } from "../util.ts";
 
 /** Builds a header for entries recorded from `target`, reading the handshake out of them. */
 export function headerFor(target: ServerTarget, entries: readonly Entry[]): CassetteHeader {

@@ -8,6 +8,7 @@
  */
 import { CassetteError } from "../errors.ts";
 import { parseJsonc } from "../jsonc.ts";
+import { isObject } from "../util.ts";
 
 /** A config file that cannot be wrapped: names the file and the problem. */
 export class ConfigError extends CassetteError {
@@ -35,10 +36,6 @@ export interface ClientConfig {
 }
 
 type Record_ = Record<string, unknown>;
-
-function isObject(value: unknown): value is Record_ {
-  return value !== null && typeof value === "object" && !Array.isArray(value);
-}
 
 function entryOf(key: string, name: string, value: unknown): ServerEntry {
   if (!isObject(value)) return { name, problem: `${key}.${name} is not an object` };

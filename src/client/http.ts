@@ -3,22 +3,22 @@
  * (`check --url`, `verify --url`). Each message is POSTed; the answer comes
  * back as a JSON body or an SSE stream, whose events are yielded in order.
  * The session id and negotiated protocol version ride on every later
- * request. Importing this module registers it as the `http` transport.
+ * request. It uses the shared HTTP pieces in src/http/ (media types, the SSE
+ * splitter); they know nothing of it.
  *
  * @example
  * ```ts
- * import "./src/http/client_transport.ts";
- * const transport = openTransport({ kind: "http", url: "http://127.0.0.1:3001/mcp" });
+ * import { StreamableHttpClientTransport } from "./src/client/http.ts";
+ * const transport = new StreamableHttpClientTransport("http://127.0.0.1:3001/mcp");
  * ```
  *
  * @module
  */
 import { ServerUnreachableError } from "../errors.ts";
 import type { Json } from "../jsonrpc.ts";
-import { registerTransportFactory } from "../client/registry.ts";
-import type { ClientTransport, IncomingFrame } from "../client/transport.ts";
-import { mediaType } from "./headers.ts";
-import { SseSplitter } from "./sse_splitter.ts";
+import type { ClientTransport, IncomingFrame } from "./transport.ts";
+import { mediaType } from "../http/headers.ts";
+import { SseSplitter } from "../http/sse_splitter.ts";
 
 /** Streamable HTTP to one server URL. */
 export class StreamableHttpClientTransport implements ClientTransport {
@@ -160,8 +160,3 @@ export class StreamableHttpClientTransport implements ClientTransport {
     }
   }
 }
-
-registerTransportFactory(
-  "http",
-  (url, options) => new StreamableHttpClientTransport(url, options.headers),
-);
