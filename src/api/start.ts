@@ -182,36 +182,8 @@ export async function startCassette(given: CassetteOptions): Promise<CassetteSer
   const runLog = path.join(logDir, "run.jsonl");
   const group = recordingId();
   const cli = options.cli ?? runtime.selfCommand();
-  const tail = action === "record"
-    ? [
-      "record",
-      "-o",
-      cassette,
-      "--mode",
-      mode,
-      "--group",
-      group,
-      "--run-log",
-      runLog,
-      ...recordArgs,
-      "--",
-      ...server,
-    ]
-    : action === "replay-append"
-    ? [
-      "replay",
-      cassette,
-      "--new-episodes",
-      "--group",
-      group,
-      "--run-log",
-      runLog,
-      ...matchArgs(options),
-      ...replayExtra,
-      "--",
-      ...server,
-    ]
-    : ["replay", cassette, "--run-log", runLog, ...matchArgs(options), ...replayExtra];
+  const replay = [...matchArgs(options), ...replayExtra];
+  const tail = launchArgs(action, { cassette, mode, group, runLog, recordArgs, replay, server });
   const line = [...cli, ...tail];
   let finished: Promise<CassetteResult> | undefined;
   return {
@@ -322,6 +294,31 @@ async function addReport(result: CassetteResult, report: ReplayReport): Promise<
   await runtime.mkdir(folder);
   const name = `${path.basename(result.cassette ?? "cassette")}.${recordingId()}.report.json`;
   await runtime.writeTextFile(path.join(folder, name), JSON.stringify(report, null, 2) + "\n");
+}
+
+/** What the client is to run after mcp-cassette itself: record, replay or replay appending. */
+function launchArgs(
+  action: ModeAction,
+  launch: {
+    cassette: string;
+    mode: RecordMode;
+    group: string;
+    runLog: string;
+    recordArgs: string[];
+    replay: string[];
+    server: string[];
+  },
+): string[] {
+  const { cassette, mode, group, runLog, recordArgs, replay, server } = launch;
+  if (action === "record") {
+    const flags = ["-o", cassette, "--mode", mode, "--group", group, "--run-log", runLog];
+    return ["record", ...flags, ...recordArgs, "--", ...server];
+  }
+  if (action === "replay-append") {
+    const flags = ["--new-episodes", "--group", group, "--run-log", runLog];
+    return ["replay", cassette, ...flags, ...replay, "--", ...server];
+  }
+  return ["replay", cassette, "--run-log", runLog, ...replay];
 }
 
 /** The replay flags for the match options. */

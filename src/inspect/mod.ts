@@ -101,6 +101,41 @@ function percentiles(values: number[]): Percentiles {
 /** Builds the summary of a cassette. */
 export function inspectCassette(cassette: Cassette): InspectReport {
   const messages = listMessages(cassette.entries);
+  const { methods, serverRequests } = methodStats(messages);
+  const notifications = [...methods.values()]
+    .filter((m) => m.dir === "s2c" && m.kind === "notification")
+    .map((m) => ({ method: m.method, count: m.count }));
+  const items = [...latestItems(extractSurface(cassette.entries, messages)).values()];
+  const count = (kind: string) => items.filter((item) => item.kind === kind).length;
+  const report: InspectReport = {
+    file: cassette.path,
+    header: cassette.header,
+    entries: cassette.entries.length,
+    messages: messages.length,
+    sessions: sessionStats(cassette),
+    methods: [...methods.values()]
+      .map(({ durations, ...rest }) =>
+        durations.length > 0 ? { ...rest, latency: percentiles(durations) } : rest
+      )
+      .sort((a, b) =>
+        a.dir.localeCompare(b.dir) || a.method.localeCompare(b.method) ||
+        a.kind.localeCompare(b.kind)
+      ),
+    serverInitiated: { requests: serverRequests, notifications },
+    surface: {
+      tools: count("tool"),
+      prompts: count("prompt"),
+      resources: count("resource"),
+      templates: count("template"),
+    },
+  };
+  if (cassette.importedFrom) report.importedFrom = cassette.importedFrom;
+  if (cassette.torn) report.torn = { line: cassette.torn.line };
+  return report;
+}
+
+/** Counts, answers, errors and durations per method and direction; the server's own requests. */
+function methodStats(messages: ReturnType<typeof listMessages>) {
   const { exchanges } = pairMessages(messages);
   const methods = new Map<string, MethodStats & { durations: number[] }>();
   const stat = (method: string, dir: "c2s" | "s2c", kind: "request" | "notification") => {
@@ -137,16 +172,20 @@ export function inspectCassette(cassette: Cassette): InspectReport {
       });
     }
   }
+  return { methods, serverRequests };
+}
+
+/** Per recorded session: messages, first and last times, its id and how it ended. */
+function sessionStats(cassette: Cassette): SessionStats[] {
   const sessions = new Map<string, SessionStats>();
-  const sessionOf = (name: string, t: number) => {
-    let stats = sessions.get(name);
-    if (!stats) sessions.set(name, stats = { session: name, messages: 0, firstT: t, lastT: t });
-    stats.firstT = Math.min(stats.firstT, t);
-    stats.lastT = Math.max(stats.lastT, t);
-    return stats;
-  };
   for (const entry of cassette.entries) {
-    const stats = sessionOf(entry.session ?? DEFAULT_SESSION, entry.t);
+    const name = entry.session ?? DEFAULT_SESSION;
+    let stats = sessions.get(name);
+    if (!stats) {
+      sessions.set(name, stats = { session: name, messages: 0, firstT: entry.t, lastT: entry.t });
+    }
+    stats.firstT = Math.min(stats.firstT, entry.t);
+    stats.lastT = Math.max(stats.lastT, entry.t);
     if (entry.type === "message") stats.messages += Array.isArray(entry.msg) ? entry.msg.length : 1;
     if (entry.type === "session") {
       if (entry.sessionId !== undefined) stats.sessionId = entry.sessionId;
@@ -154,38 +193,9 @@ export function inspectCassette(cassette: Cassette): InspectReport {
       if (entry.event === "end" && entry.reason !== undefined) stats.endReason = entry.reason;
     }
   }
-  const notifications = [...methods.values()]
-    .filter((m) => m.dir === "s2c" && m.kind === "notification")
-    .map((m) => ({ method: m.method, count: m.count }));
-  const items = [...latestItems(extractSurface(cassette.entries, messages)).values()];
-  const count = (kind: string) => items.filter((item) => item.kind === kind).length;
-  const report: InspectReport = {
-    file: cassette.path,
-    header: cassette.header,
-    entries: cassette.entries.length,
-    messages: messages.length,
-    sessions: [...sessions.values()].sort((a, b) =>
-      a.firstT - b.firstT || a.session.localeCompare(b.session)
-    ),
-    methods: [...methods.values()]
-      .map(({ durations, ...rest }) =>
-        durations.length > 0 ? { ...rest, latency: percentiles(durations) } : rest
-      )
-      .sort((a, b) =>
-        a.dir.localeCompare(b.dir) || a.method.localeCompare(b.method) ||
-        a.kind.localeCompare(b.kind)
-      ),
-    serverInitiated: { requests: serverRequests, notifications },
-    surface: {
-      tools: count("tool"),
-      prompts: count("prompt"),
-      resources: count("resource"),
-      templates: count("template"),
-    },
-  };
-  if (cassette.importedFrom) report.importedFrom = cassette.importedFrom;
-  if (cassette.torn) report.torn = { line: cassette.torn.line };
-  return report;
+  return [...sessions.values()].sort((a, b) =>
+    a.firstT - b.firstT || a.session.localeCompare(b.session)
+  );
 }
 
 function table(rows: string[][]): string[] {

@@ -7,6 +7,7 @@
 import type { Json, JsonObject } from "../jsonrpc.ts";
 import type { Exchange, LocatedMessage } from "../surface/mod.ts";
 import { pairMessages, pointerToken } from "../surface/mod.ts";
+import { isObject } from "../util.ts";
 
 /** The field ids a rule's `surface` may name (or match with `*`). */
 export const SURFACES: readonly string[] = [
@@ -44,10 +45,6 @@ export interface TextField {
 
 /** Keys whose values are binary payloads or plumbing, never prose. */
 const SKIPPED_KEYS = new Set(["data", "blob", "mimeType", "type", "jsonrpc", "$schema", "_meta"]);
-
-function isObject(value: Json | undefined): value is JsonObject {
-  return value !== null && typeof value === "object" && !Array.isArray(value);
-}
 
 /**
  * Calls `visit` on every string under `value` except binary payloads, in

@@ -12,6 +12,7 @@ import type { Json, JsonObject, JsonRpcMessage } from "../jsonrpc.ts";
 import { setOwn, stableStringify } from "../json.ts";
 import { withoutIgnored } from "./ignore_paths.ts";
 import type { IgnorePath } from "./ignore_paths.ts";
+import { isObject } from "../util.ts";
 
 /** Methods matched by name alone: their params only negotiate, they do not select an answer. */
 const LIFECYCLE_METHODS: ReadonlySet<string> = new Set([
@@ -95,10 +96,6 @@ export function normaliseParams(message: JsonRpcMessage, options: FingerprintOpt
 
 /** Top-level keys of `tools/call` params left out of the key's extra part. */
 const CALL_TOP_KEYS: ReadonlySet<string> = new Set(["name", "arguments", ...VOLATILE_TOP_KEYS]);
-
-function isPlainObject(value: unknown): value is JsonObject {
-  return value !== null && typeof value === "object" && !Array.isArray(value);
-}
 
 /**
  * Params nested deeper than this are keyed by their text as sent: the
@@ -204,7 +201,7 @@ function normalKey(message: JsonRpcMessage, options: FingerprintOptions): Reques
   const drop = options.ignoreKeys?.length
     ? new Set([...VOLATILE_KEYS, ...options.ignoreKeys])
     : VOLATILE_KEYS;
-  if (method === "tools/call" && isPlainObject(raw)) {
+  if (method === "tools/call" && isObject(raw)) {
     const args = drop.has("arguments") ? undefined : raw.arguments;
     const extra = hasExtraCallKeys(raw, drop) ? ` ${keyText(raw, drop, CALL_TOP_KEYS)}` : "";
     lazy.key = `${method} ${name ?? ""} ${
@@ -222,6 +219,6 @@ function normalKey(message: JsonRpcMessage, options: FingerprintOptions): Reques
     lazy.key = `${method} ${name ?? ""} {}${extra}`;
     return lazy;
   }
-  lazy.key = `${method} ${keyText(raw, drop, isPlainObject(raw) ? VOLATILE_TOP_KEYS : undefined)}`;
+  lazy.key = `${method} ${keyText(raw, drop, isObject(raw) ? VOLATILE_TOP_KEYS : undefined)}`;
   return lazy;
 }

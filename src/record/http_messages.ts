@@ -7,13 +7,9 @@
  */
 import type { Era } from "../cassette/format.ts";
 import type { Json, JsonObject } from "../jsonrpc.ts";
+import { isObject } from "../util.ts";
 
 const PROTOCOL_VERSION_META = "io.modelcontextprotocol/protocolVersion";
-
-/** A JSON object (not an array, not null). */
-export function isObject(value: unknown): value is JsonObject {
-  return value !== null && typeof value === "object" && !Array.isArray(value);
-}
 
 /** A JSON-RPC message, or a batch of them: only one level is looked at, whatever the depth. */
 export function isJsonRpc(value: unknown): boolean {

@@ -9,7 +9,7 @@
  */
 import { UsageError } from "../errors.ts";
 import type { Json } from "../jsonrpc.ts";
-import { isObject } from "./http_messages.ts";
+import { isObject } from "../util.ts";
 
 const HIDDEN = "[redacted]";
 

@@ -90,21 +90,7 @@ export async function recordStdio(options: StdioRecordOptions): Promise<number> 
     append: plan.append,
     followSymlink: options.force,
   });
-  let child: ChildProcess;
-  try {
-    child = runtime.spawn(options.command, {
-      stderr: "inherit",
-      cwd: options.cwd,
-      env: options.env,
-    });
-  } catch (error) {
-    await writer.abandon();
-    throw new ServerUnreachableError(
-      `Cannot start the server ${JSON.stringify(options.command.join(" "))}: ${
-        (error as Error).message
-      }`,
-    );
-  }
+  const child = await spawnServer(options, writer);
   const start = clockNow();
   const session = plan.session;
   writer.append({ type: "session", t: 0, session: session ?? "default", event: "start" });
@@ -139,9 +125,7 @@ export async function recordStdio(options: StdioRecordOptions): Promise<number> 
     stopSignals.forEach((stop) => stop());
     threads?.stop();
     await writer.abandon();
-    throw new ServerUnreachableError(
-      `Cannot start the server ${JSON.stringify(options.command.join(" "))}: ${startError.message}`,
-    );
+    throw cannotStart(options.command, startError);
   }
   const outcome = await stopper.ended;
   // What it wrote before exiting is still in the pipe; a process it left
@@ -157,6 +141,29 @@ export async function recordStdio(options: StdioRecordOptions): Promise<number> 
     command: options.command,
   });
   return outcome.code;
+}
+
+/** Starts the server; one that cannot be started leaves no cassette behind. */
+async function spawnServer(
+  options: StdioRecordOptions,
+  writer: CassetteWriter,
+): Promise<ChildProcess> {
+  try {
+    return runtime.spawn(options.command, {
+      stderr: "inherit",
+      cwd: options.cwd,
+      env: options.env,
+    });
+  } catch (error) {
+    await writer.abandon();
+    throw cannotStart(options.command, error as Error);
+  }
+}
+
+function cannotStart(command: string[], error: Error): ServerUnreachableError {
+  return new ServerUnreachableError(
+    `Cannot start the server ${JSON.stringify(command.join(" "))}: ${error.message}`,
+  );
 }
 
 /** Writes the session's end, saying how the server ended, and closes the cassette. */

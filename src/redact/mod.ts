@@ -50,20 +50,8 @@ export type { Direction };
 /** The environment variable callers read for the hash key (this module never reads the environment). */
 export const REDACT_KEY_ENV = "MCP_CASSETTE_REDACT_KEY";
 
-/** What to redact, beyond the always-on key rule. */
-export interface RedactOptions {
-  /** `--redact` values: `/json/pointer`, `key:GLOB`, `regex:PATTERN`. */
-  rules?: string[];
-  /** Paths of TOML rule packs. */
-  packs?: string[];
-  /** The free-text detectors: all (default `true`), none (`false`), or only those named. */
-  detectors?: boolean | readonly string[];
-  /**
-   * Key for the `hash` strategy. Callers pass the option, else
-   * `MCP_CASSETTE_REDACT_KEY`, else leave it out for {@linkcode DEFAULT_HASH_KEY}.
-   */
-  hashKey?: string;
-}
+export type { RedactOptions } from "./options.ts";
+import type { RedactOptions } from "./options.ts";
 
 /**
  * Builds a redactor. Rules run in this order: pack rules (file order),

@@ -6,7 +6,7 @@
  */
 import type { Direction, RedactionInfo } from "../cassette/format.ts";
 import type { Json } from "../jsonrpc.ts";
-import type { RedactOptions } from "./mod.ts";
+import type { RedactOptions } from "./options.ts";
 
 /** One thing a rule would redact. */
 export interface Finding {

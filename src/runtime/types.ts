@@ -63,6 +63,7 @@ export interface PipedChildProcess extends ChildProcess {
   readonly stderr: ReadableStream<Uint8Array>;
 }
 
+/** A signal the runtime sends to a child process. */
 export type Signal = "SIGINT" | "SIGTERM" | "SIGKILL";
 
 /** A file opened for appending, one synchronous write per call. */

@@ -11,6 +11,7 @@ import { CassetteError } from "../errors.ts";
 import { sha256Hex } from "../redact/sha256.ts";
 import { listMessages } from "../surface/mod.ts";
 import { runtime } from "../runtime/mod.ts";
+import { isObject } from "../util.ts";
 
 /** A report that cannot be used: names the file and what is wrong with it. */
 export class ReportError extends CassetteError {
@@ -59,10 +60,6 @@ export interface MergedReports {
  */
 export function headerSha256(cassette: Cassette): string {
   return sha256Hex(cassette.headerText ?? JSON.stringify(cassette.header));
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === "object" && !Array.isArray(value);
 }
 
 function count(file: string, row: Record<string, unknown>, field: string, at: string): number {

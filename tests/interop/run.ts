@@ -169,7 +169,7 @@ function clientError(stderr: string): string {
 function eraMissVerdict(
   code: number | null,
   stderr: string,
-  why: string,
+  _why: string,
 ): { status: Status; detail: string } {
   if (code === 0) {
     return {

@@ -33,7 +33,7 @@ export interface Converted {
 }
 
 /** Narrows a JSON value to an object. */
-export function asObject(value: unknown): JsonObject | undefined {
+export function objectOrUndefined(value: unknown): JsonObject | undefined {
   return value !== null && typeof value === "object" && !Array.isArray(value)
     ? value as JsonObject
     : undefined;
@@ -66,16 +66,16 @@ function fromHandshake(entries: readonly Entry[]): {
   const handshakeIds = new Map<string, Era>();
   for (const entry of entries) {
     if (entry.type !== "message") continue;
-    const msg = asObject(entry.msg);
+    const msg = objectOrUndefined(entry.msg);
     if (!msg) continue;
     if (entry.dir === "c2s" && (msg.method === "initialize" || msg.method === "server/discover")) {
       handshakeIds.set(JSON.stringify(msg.id), msg.method === "initialize" ? "legacy" : "modern");
       continue;
     }
     const era = handshakeIds.get(JSON.stringify(msg.id));
-    const result = asObject(msg.result);
+    const result = objectOrUndefined(msg.result);
     if (entry.dir !== "s2c" || era === undefined || !result) continue;
-    const info = asObject(result.serverInfo);
+    const info = objectOrUndefined(result.serverInfo);
     const versions = result.supportedVersions as Json;
     return {
       era,

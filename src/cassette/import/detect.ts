@@ -6,7 +6,7 @@
  * @module
  */
 import { CassetteFormatError } from "../../errors.ts";
-import { asObject } from "./common.ts";
+import { objectOrUndefined } from "./common.ts";
 
 /** The one line that says which formats are known. */
 export const EXPECTED =
@@ -54,7 +54,7 @@ export function detectLayout(path: string, first: string): Layout {
 
 function parseObject(text: string) {
   try {
-    return asObject(JSON.parse(text));
+    return objectOrUndefined(JSON.parse(text));
   } catch {
     return undefined;
   }

@@ -8,7 +8,7 @@
 import { CassetteFormatError } from "../../errors.ts";
 import { LineSplitter } from "../../framing/jsonl.ts";
 import type { JsonObject } from "../../jsonrpc.ts";
-import { asObject } from "./common.ts";
+import { objectOrUndefined } from "./common.ts";
 
 /** One parsed line of a JSONL file, with its line number. */
 export interface JsonLine {
@@ -43,7 +43,7 @@ export async function collectJsonLines(
     } catch (error) {
       throw new CassetteFormatError(path, number, `not valid JSON (${(error as Error).message})`);
     }
-    const value = asObject(parsed);
+    const value = objectOrUndefined(parsed);
     if (!value) throw new CassetteFormatError(path, number, "each line must be a JSON object");
     lines.push({ line: number, value });
   };

@@ -11,7 +11,7 @@
 import { CassetteFormatError } from "../../errors.ts";
 import type { JsonObject } from "../../jsonrpc.ts";
 import type { Direction, Entry } from "../format.ts";
-import { asObject, asString, located } from "./common.ts";
+import { asString, located, objectOrUndefined } from "./common.ts";
 import type { Converted, LocatedEntry } from "./common.ts";
 import type { JsonLine } from "./lines.ts";
 
@@ -23,7 +23,7 @@ const DIRECTIONS: Record<string, Direction> = {
 /** True when a first line is one of mcp-rec's. */
 export function isMcpRecLine(first: JsonObject): boolean {
   return typeof first.ts === "number" && typeof first.dir === "string" &&
-    first.dir in DIRECTIONS && asObject(first.msg) !== undefined;
+    first.dir in DIRECTIONS && objectOrUndefined(first.msg) !== undefined;
 }
 
 /** Converts the lines (already parsed) of an mcp-rec file. */
@@ -40,7 +40,7 @@ export function convertMcpRec(path: string, lines: JsonLine[]): Converted {
         `"dir" must be "client->server" or "server->client", not ${JSON.stringify(value.dir)}`,
       );
     }
-    const msg = asObject(value.msg);
+    const msg = objectOrUndefined(value.msg);
     if (typeof value.ts !== "number" || !msg) {
       throw new CassetteFormatError(path, line, `an mcp-rec line needs a numeric "ts" and a "msg"`);
     }

@@ -10,12 +10,12 @@
 import { CassetteFormatError } from "../../errors.ts";
 import type { Json, JsonObject } from "../../jsonrpc.ts";
 import type { MessageEntry, Transport } from "../format.ts";
-import { asObject, asString, isoTime, located } from "./common.ts";
+import { asString, isoTime, located, objectOrUndefined } from "./common.ts";
 import type { Converted, LocatedEntry } from "./common.ts";
 
 /** True when a parsed document looks like an mcp-recorder cassette. */
 export function isMcpRecorderCassette(document: unknown): document is JsonObject {
-  const object = asObject(document);
+  const object = objectOrUndefined(document);
   return !!object && typeof object.version === "string" && Array.isArray(object.interactions);
 }
 
@@ -49,30 +49,30 @@ export function convertMcpRecorder(path: string, text: string, document: JsonObj
       } is not supported (this build imports 1.x)`,
     );
   }
-  const metadata = asObject(document.metadata) ?? {};
+  const metadata = objectOrUndefined(document.metadata) ?? {};
   const transport = transportOf(metadata.transport_type);
   const lines = interactionLines(text);
   const entries: LocatedEntry[] = [];
   let t = 0;
   let exchange = 0;
   (document.interactions as Json[]).forEach((item, i) => {
-    const interaction = asObject(item);
+    const interaction = objectOrUndefined(item);
     const line = lines[i] ?? 1;
     // Lifecycle items are HTTP session bookkeeping (DELETE, GET) with no message.
     if (!interaction || interaction.type === "lifecycle") return;
-    const request = asObject(interaction.request);
+    const request = objectOrUndefined(interaction.request);
     if (!request) throw new CassetteFormatError(path, line, `interaction has no "request"`);
     const sent: MessageEntry = { type: "message", t, dir: "c2s", msg: request };
     if (transport === "http") sent.x = exchange++;
     entries.push(located(sent, line));
-    const response = asObject(interaction.response);
+    const response = objectOrUndefined(interaction.response);
     if (!response) return;
     t += typeof interaction.latency_ms === "number" ? interaction.latency_ms : 0;
     const answer: MessageEntry = { type: "message", t, dir: "s2c", msg: response };
     if (sent.x !== undefined) answer.x = sent.x;
     entries.push(located(answer, line));
   });
-  const info = asObject(metadata.server_info);
+  const info = objectOrUndefined(metadata.server_info);
   const server: Converted["header"]["server"] = {};
   const url = asString(metadata.server_url);
   if (transport === "http" && url) server.url = url;

@@ -8,7 +8,7 @@
 import { CassetteFormatError } from "../../errors.ts";
 import type { JsonObject } from "../../jsonrpc.ts";
 import type { Entry } from "../format.ts";
-import { asObject, located } from "./common.ts";
+import { located, objectOrUndefined } from "./common.ts";
 import type { Converted, LocatedEntry } from "./common.ts";
 
 /** The schema name on the header line. */
@@ -16,7 +16,7 @@ export const MCP_REPLAY_SCHEMA = "mcp-replay/cassette@1";
 
 /** True when a first line is mcp-replay's header. */
 export function isMcpReplayHeader(first: unknown): first is JsonObject {
-  const header = asObject(first);
+  const header = objectOrUndefined(first);
   return !!header && typeof header.schema === "string" &&
     header.schema.startsWith("mcp-replay/cassette@");
 }
@@ -52,7 +52,7 @@ export function convertMcpReplay(
       entries.push(located(response, line));
     }
   }
-  const meta = asObject(header.meta) ?? {};
+  const meta = objectOrUndefined(header.meta) ?? {};
   const server: Converted["header"]["server"] = {};
   if (Array.isArray(meta.server)) server.command = meta.server.map(String);
   else if (typeof meta.server === "string") server.command = [meta.server];

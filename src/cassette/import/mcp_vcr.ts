@@ -8,7 +8,7 @@
  */
 import { CassetteFormatError } from "../../errors.ts";
 import type { JsonObject } from "../../jsonrpc.ts";
-import { asObject, asString, isoTime, located } from "./common.ts";
+import { asString, isoTime, located, objectOrUndefined } from "./common.ts";
 import type { Converted, LocatedEntry } from "./common.ts";
 import type { JsonLine } from "./lines.ts";
 
@@ -38,7 +38,7 @@ export function convertMcpVcr(path: string, lines: JsonLine[]): Converted {
         `"dir" must be "c2s" or "s2c", not ${JSON.stringify(value.dir)}`,
       );
     }
-    const payload = asObject(value.payload);
+    const payload = objectOrUndefined(value.payload);
     if (!payload) throw new CassetteFormatError(path, line, `message has no "payload" object`);
     const t = typeof value.t === "number" ? value.t : 0;
     entries.push(located({ type: "message", t, dir: value.dir, msg: payload }, line));

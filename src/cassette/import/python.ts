@@ -7,12 +7,12 @@
 import { CassetteFormatError } from "../../errors.ts";
 import type { Json, JsonObject } from "../../jsonrpc.ts";
 import type { MessageEntry, RedactionInfo, Transport } from "../format.ts";
-import { asObject, asString, located } from "./common.ts";
+import { asString, located, objectOrUndefined } from "./common.ts";
 import type { Converted } from "./common.ts";
 
 /** True when a parsed document looks like the Python tool's cassette. */
 export function isPythonCassette(document: unknown): document is JsonObject {
-  const object = asObject(document);
+  const object = objectOrUndefined(document);
   return !!object && typeof object.format_version === "number" && Array.isArray(object.messages);
 }
 
@@ -42,7 +42,7 @@ function transportOf(path: string, value: Json | undefined): Transport {
 }
 
 function redactionOf(value: Json | undefined): RedactionInfo | undefined {
-  const redaction = asObject(value);
+  const redaction = objectOrUndefined(value);
   if (!redaction) return undefined;
   const rules = Array.isArray(redaction.rule_ids)
     ? redaction.rule_ids.filter((id) => typeof id === "string")
@@ -51,7 +51,7 @@ function redactionOf(value: Json | undefined): RedactionInfo | undefined {
     ? redaction.backends.map((b) => `backend:${b}`)
     : [];
   const packs = Array.isArray(redaction.packs)
-    ? redaction.packs.map(asObject).filter((pack) => pack !== undefined).map((pack) => ({
+    ? redaction.packs.map(objectOrUndefined).filter((pack) => pack !== undefined).map((pack) => ({
       name: asString(pack.id) ?? asString(pack.path) ?? "unnamed",
       sha256: asString(pack.sha256) ?? "",
     }))
@@ -72,8 +72,10 @@ export function convertPython(path: string, text: string, document: JsonObject):
     );
   }
   const lines = seqLines(text);
-  const info = asObject(document.server_info);
-  const messages = (document.messages as Json[]).map(asObject).filter((m) => m !== undefined);
+  const info = objectOrUndefined(document.server_info);
+  const messages = (document.messages as Json[]).map(objectOrUndefined).filter((m) =>
+    m !== undefined
+  );
   messages.sort((a, b) => Number(a.seq ?? 0) - Number(b.seq ?? 0));
   const entries = messages.map((message, i) => {
     const sender = message.sender;
@@ -96,7 +98,7 @@ export function convertPython(path: string, text: string, document: JsonObject):
   });
   const meta: JsonObject = { sourceFormatVersion: version };
   if (typeof document.session_id === "string") meta.sessionId = document.session_id;
-  const redaction = asObject(document.redaction);
+  const redaction = objectOrUndefined(document.redaction);
   if (typeof redaction?.profile === "string") meta.redactionProfile = redaction.profile;
   const redactedSeqs = messages.filter((m) => m.redacted === true).length;
   if (redactedSeqs > 0) meta.redactedMessages = redactedSeqs;

@@ -31,7 +31,7 @@ export interface HttpHost {
   ): Promise<Response>;
 }
 
-/** A JSON-RPC request: a method and a non-null id. */
-export function isRequest(message: JsonObject): boolean {
+/** A message the client expects an answer to: a method and a non-null id (any id, valid or not, gets one). */
+export function expectsAnswer(message: JsonObject): boolean {
   return typeof message.method === "string" && "id" in message && message.id !== null;
 }

@@ -17,7 +17,7 @@ import { answerBatch, receiveGuarded } from "../batch.ts";
 import type { Outlet } from "../outlet.ts";
 import { sseEvent } from "./events.ts";
 import type { HttpHost } from "./host.ts";
-import { isRequest } from "./host.ts";
+import { expectsAnswer } from "./host.ts";
 import { LiveSession } from "./live_session.ts";
 
 /** Legacy protocol revisions the replay server accepts in `MCP-Protocol-Version`. */
@@ -98,7 +98,7 @@ export class LegacyHttp {
     }
     const objects = messages.filter(isObject) as JsonObject[];
     const initialize = objects.find((message) =>
-      message.method === "initialize" && isRequest(message)
+      message.method === "initialize" && expectsAnswer(message)
     );
     let live: LiveSession;
     if (initialize) {
@@ -126,7 +126,7 @@ export class LegacyHttp {
     if (batch && (messages.length > 1 || !isObject(messages[0]))) {
       return await this.#batch(live, messages);
     }
-    const requests = objects.filter(isRequest);
+    const requests = objects.filter(expectsAnswer);
     if (requests.length === 0) {
       for (const message of objects) this.#receiveBackground(live, message);
       return new Response(null, { status: 202, headers: sessionHeaders(live) });

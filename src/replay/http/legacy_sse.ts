@@ -21,6 +21,7 @@ import type { ReplayEngine } from "../engine.ts";
 import type { ReplaySession } from "../session.ts";
 import type { Outlet } from "../outlet.ts";
 import type { SseChannel } from "./channel.ts";
+import { isObject } from "../../util.ts";
 
 /** The query parameter naming the session on the POST URL (the SDK's name). */
 const SESSION_PARAM = "sessionId";
@@ -109,10 +110,6 @@ class SseSession {
       },
     };
   }
-}
-
-function isObject(value: unknown): value is JsonObject {
-  return value !== null && typeof value === "object" && !Array.isArray(value);
 }
 
 /** Serves a cassette over HTTP+SSE. */

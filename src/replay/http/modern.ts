@@ -13,7 +13,7 @@ import { isObject } from "../../util.ts";
 import type { ReplayEngine } from "../engine.ts";
 import type { ReplaySession } from "../session.ts";
 import type { HttpHost } from "./host.ts";
-import { isRequest } from "./host.ts";
+import { expectsAnswer } from "./host.ts";
 
 const MODERN_VERSION = "2026-07-28";
 const VERSION_META = "io.modelcontextprotocol/protocolVersion";
@@ -73,7 +73,7 @@ export class ModernHttp {
         message: "Invalid Request: one JSON-RPC message per POST",
       });
     }
-    const id = (isRequest(body) ? body.id : null) as Json;
+    const id = (expectsAnswer(body) ? body.id : null) as Json;
     // A session-based client's initialize carries none of this era's headers:
     // it goes on to the replay, whose miss names both eras.
     const refused = body.method === "initialize"
@@ -81,7 +81,7 @@ export class ModernHttp {
       : this.#checkModernHeaders(request, body, id);
     if (refused) return refused;
     this.#session ??= this.host.engine.openSession();
-    if (!isRequest(body)) {
+    if (!expectsAnswer(body)) {
       void this.#session.receive(body, {
         send: () => Promise.resolve(),
         raw: () => Promise.resolve(),
@@ -114,7 +114,7 @@ export class ModernHttp {
           : this.host.index.exchanges.get(trigger.x)?.request;
         const body = trigger.msg as unknown;
         if (!recorded || !isObject(body)) return true;
-        const id = (isRequest(body) ? body.id : null) as Json;
+        const id = (expectsAnswer(body) ? body.id : null) as Json;
         return this.#checkModernHeaders({ headers: new Headers(recorded.headers) }, body, id) ===
           undefined;
       });
