@@ -302,9 +302,7 @@ function missPaint(line: string): string {
 /** Prints the end-of-session report and picks the exit code. */
 export function finishReport(report: ReplayReport, values: OptionValues, quiet: boolean): number {
   // Not quiet, the events were printed as they happened; quiet, only misses print, once.
-  const lines = quiet
-    ? formatReport(report).filter((text) => text.startsWith("miss"))
-    : formatReport(report, true);
+  const lines = quiet ? quietMisses(report) : formatReport(report, true);
   for (const line of lines) {
     printErr(`mcp-cassette: ${missPaint(line)}`);
   }
@@ -315,3 +313,14 @@ export function finishReport(report: ReplayReport, values: OptionValues, quiet: 
   }
   return ExitCode.Ok;
 }
+
+/** Quiet, the misses are all that prints: the first few, then how many more (a 1,000-member batch of them is not 1,000 lines). */
+function quietMisses(report: ReplayReport): string[] {
+  const misses = formatReport(report).filter((text) => text.startsWith("miss"));
+  if (misses.length <= QUIET_MISSES) return misses;
+  const more = misses.length - QUIET_MISSES;
+  return [...misses.slice(0, QUIET_MISSES), `miss: ... and ${more} more (all of them in --report)`];
+}
+
+/** How many misses `-q` prints one by one. */
+const QUIET_MISSES = 10;

@@ -18,11 +18,9 @@
  * @module
  */
 import { untilInterrupted } from "../runtime/signals.ts";
+import { serveLocal } from "../http/serve.ts";
 import { CassetteWriter } from "../cassette/writer.ts";
-import { ErrorCode } from "../jsonrpc.ts";
-import { runtime } from "../runtime/mod.ts";
-import { checkHostAndOrigin, exposureWarning, originFor, parseListen } from "../http/guard.ts";
-import { errorReply } from "../http/body.ts";
+import { originFor } from "../http/guard.ts";
 import { HttpRecorder } from "./http_recorder.ts";
 import { Upstream } from "./http_upstream.ts";
 import type { FrameRedactor } from "./stdio.ts";
@@ -62,47 +60,24 @@ export interface HttpRecordOptions {
  */
 export async function recordHttp(options: HttpRecordOptions): Promise<number> {
   const upstream = new Upstream(options.url);
-  const bound = parseListen(options.listen);
-  const warning = exposureWarning(bound.hostname);
-  if (warning) options.log?.(`mcp-cassette: ${warning}`);
   const writer = await CassetteWriter.open(options.output, { followSymlink: options.force });
   const active = new HttpRecorder(writer, upstream, {
     redactor: options.redactor,
     log: options.log,
     maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
   });
-  const server = await runtime.serve(
-    {
-      hostname: bound.hostname,
-      port: bound.port,
-      maxHeaderBytes: 16 * 1024,
-      idleTimeoutMs: options.idleTimeoutMs ?? 30_000,
-      requestTimeoutMs: options.requestTimeoutMs,
-      onRequestCut: ({ remoteAddress, method, path }) =>
-        options.log?.(
-          `cut a ${method} ${path} from ${remoteAddress}: its body did not arrive in time (408)`,
-        ),
-      exposed: warning !== undefined,
-    },
-    async (request) => {
-      const refused = checkHostAndOrigin(request, { hostname: bound.hostname, port: server.port });
-      if (refused) {
-        return errorReply({
-          status: refused.status,
-          code: ErrorCode.InvalidRequest,
-          message: refused.message,
-        });
-      }
-      return await active.handle(request);
-    },
-  );
-  active.proxyOrigin = originFor(bound.hostname, server.port);
+  const local = await serveLocal({
+    listen: options.listen,
+    idleTimeoutMs: options.idleTimeoutMs,
+    requestTimeoutMs: options.requestTimeoutMs,
+    log: options.log,
+  }, (request) => active.handle(request));
+  if (local.warning) options.log?.(`mcp-cassette: ${local.warning}`);
+  active.proxyOrigin = originFor(local.bound.hostname, local.bound.port);
   options.onListening?.(active.proxyOrigin + upstream.clientPath);
   const stop = options.until ?? untilInterrupted();
   await stop;
-  const cut = server.requestsCut?.() ?? 0;
-  if (cut > 0) options.log?.(`${cut} request(s) cut: their body did not arrive in time`);
-  await server.close();
+  await local.close();
   await active.finish();
   return 0;
 }

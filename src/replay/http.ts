@@ -15,8 +15,8 @@
  * @module
  */
 import { untilInterrupted } from "../runtime/signals.ts";
-import { runtime } from "../runtime/mod.ts";
-import { exposureWarning, originFor, parseListen } from "../http/guard.ts";
+import { originFor } from "../http/guard.ts";
+import { serveLocal } from "../http/serve.ts";
 import type { ListenAddress } from "../http/guard.ts";
 import type { ReplayEngine } from "./engine.ts";
 import type { ReplayReport } from "./report.ts";
@@ -77,25 +77,19 @@ export async function serveHttp(
   engine: ReplayEngine,
   options: HttpServeOptions,
 ): Promise<ReplayReport> {
-  const bound = parseListen(options.listen ?? "127.0.0.1:0");
-  const warning = exposureWarning(bound.hostname);
-  if (warning) options.log?.(warning);
   const server = new HttpReplayServer(engine, options);
-  const http = await runtime.serve(
-    {
-      hostname: bound.hostname,
-      port: bound.port,
-      maxHeaderBytes: 16 * 1024,
-      idleTimeoutMs: options.idleTimeoutMs ?? 30_000,
-      exposed: warning !== undefined,
-    },
-    (request) => server.handle(request),
-  );
-  server.bound = { hostname: bound.hostname, port: http.port };
-  options.onListening?.(originFor(bound.hostname, http.port) + server.path);
+  const local = await serveLocal({
+    listen: options.listen ?? "127.0.0.1:0",
+    idleTimeoutMs: options.idleTimeoutMs,
+    log: options.log,
+    handlerGuards: true,
+  }, (request) => server.handle(request));
+  if (local.warning) options.log?.(local.warning);
+  server.bound = local.bound;
+  options.onListening?.(originFor(local.bound.hostname, local.bound.port) + server.path);
   const stop = options.until ?? untilInterrupted();
   await stop;
   server.finish();
-  await http.close();
+  await local.close();
   return engine.finish();
 }

@@ -187,3 +187,39 @@ test("stdio and HTTP answer a batch with a bad member alike: the good member ans
     assert.equal(answers.find((a: { id: unknown }) => a.id === null)?.error.code, -32600);
   }
 });
+
+test("a batch past the limit: its first 1,000 members answered, the rest refused with one error; -q prints a few misses, not all", async (t) => {
+  const cassette = path.join(scratch(t), "limit.cassette.jsonl");
+  const input = lines(initialize, initialized, call(2, "weather", { city: "Lisbon" }));
+  assert.equal((await run([...CLI, "record", "-o", cassette, "--", ...SERVER], { input })).code, 0);
+  const batch = Array.from({ length: 1500 }, (_, i) => call(100 + i, "weather", { city: `c${i}` }));
+  const replayed = await run([...CLI, "replay", "-q", cassette], {
+    input: lines(initialize, initialized, batch),
+  });
+  assert.equal(replayed.code, 3, replayed.stderr.slice(0, 500));
+  const answers = JSON.parse(replayed.stdout.trim().split("\n")[1]);
+  assert.equal(answers.length, 1001);
+  assert.match(answers.at(-1).error.message, /Batch of 1500 messages refused|at most 1000/);
+  const stderrLines = replayed.stderr.trim().split("\n");
+  assert.ok(stderrLines.length <= 12, `${stderrLines.length} lines on stderr under -q`);
+  assert.match(replayed.stderr, /and 990 more/);
+});
+
+test("a cassette line whose frame text is not JSON is one error naming the file and line, exit 2", async (t) => {
+  const dir = scratch(t);
+  const cassette = path.join(dir, "bad-frame.cassette.jsonl");
+  const input = lines(initialize, initialized, call(2, "weather", { city: "Lisbon" }));
+  assert.equal((await run([...CLI, "record", "-o", cassette, "--", ...SERVER], { input })).code, 0);
+  const entries = readFileSync(cassette, "utf8").trim().split("\n");
+  const at = entries.findIndex((line) => line.includes('"s2c"'));
+  const entry = JSON.parse(entries[at]);
+  entries[at] = JSON.stringify({ ...entry, frame: '{"jsonrpc": "2.0", "id": 1, "result": {' });
+  writeFileSync(cassette, entries.join("\n") + "\n");
+  const replayed = await run([...CLI, "replay", cassette], { input: lines(initialize) });
+  assert.equal(replayed.code, 2, replayed.stderr);
+  assert.match(
+    replayed.stderr,
+    new RegExp(`bad-frame\\.cassette\\.jsonl:${at + 1}.*frame text is not valid JSON`),
+  );
+  assert.equal(replayed.stderr.trim().split("\n").length, 1, replayed.stderr);
+});

@@ -9,6 +9,9 @@ import type { SseEvent } from "../../framing/sse.ts";
 
 const encoder = new TextEncoder();
 
+/** Bytes a stream may hold for a client that has not read them before the replay waits. */
+export const MAX_QUEUED_BYTES = 1 << 20;
+
 /** A live event stream to one client. */
 export class SseChannel {
   readonly body: ReadableStream<Uint8Array>;
@@ -20,13 +23,37 @@ export class SseChannel {
   /** The id of the last event written that had one. */
   lastId: string | undefined;
 
+  /** Resolved when the client has taken everything written (or gone). */
+  #drained: (() => void)[] = [];
+
   constructor() {
     this.body = new ReadableStream<Uint8Array>({
       start: (controller) => {
         this.#controller = controller;
       },
+      // Called when the client reads and nothing is queued: all it was sent is taken.
+      pull: () => this.#release(),
       cancel: () => this.#markClosed(),
-    }, { highWaterMark: 0 });
+    }, { highWaterMark: 0, size: (chunk) => chunk?.byteLength ?? 0 });
+  }
+
+  /** Bytes written that the client has not read yet. */
+  get queuedBytes(): number {
+    return Math.max(0, -(this.#controller.desiredSize ?? 0));
+  }
+
+  /**
+   * Resolves once the client has read everything written so far (at once
+   * when nothing waits): the replay awaits it before writing more than
+   * {@linkcode MAX_QUEUED_BYTES} ahead of a slow client.
+   */
+  drained(): Promise<void> {
+    if (this.#closed || this.queuedBytes === 0) return Promise.resolve();
+    return new Promise((resolve) => this.#drained.push(resolve));
+  }
+
+  #release() {
+    for (const resolve of this.#drained.splice(0)) resolve();
   }
 
   /** True once closed by either side. */
@@ -85,6 +112,7 @@ export class SseChannel {
   #markClosed() {
     if (this.#closed) return;
     this.#closed = true;
+    this.#release();
     for (const fn of this.#onClose.splice(0)) fn();
   }
 }

@@ -13,6 +13,7 @@ import { ErrorCode } from "../../jsonrpc.ts";
 import type { Json, JsonRpcMessage } from "../../jsonrpc.ts";
 import type { Trigger } from "../episodes.ts";
 import type { Outlet } from "../outlet.ts";
+import { MAX_QUEUED_BYTES } from "./channel.ts";
 import type { SseChannel } from "./channel.ts";
 import { sseEvent } from "./events.ts";
 import type { RecordedExchange } from "./exchanges.ts";
@@ -134,7 +135,13 @@ export class Reply implements Outlet {
 
   send(message: JsonRpcMessage, sse?: SseFields, text?: string): Promise<void> {
     this.#send(message, sse, text ?? JSON.stringify(message));
-    return DONE;
+    return this.#backpressure();
+  }
+
+  /** Waits for a slow client once the stream holds more than it may (as stdio does). */
+  #backpressure(): Promise<void> {
+    const channel = this.#channel;
+    return channel && channel.queuedBytes > MAX_QUEUED_BYTES ? channel.drained() : DONE;
   }
 
   #send(message: JsonRpcMessage, sse: SseFields | undefined, text: string): void {
@@ -159,12 +166,12 @@ export class Reply implements Outlet {
     if (!this.#channel && !this.#detached && this.recorded?.response?.body !== "sse") {
       this.#settle(jsonResponse(text, this.#status(), this.headers));
     } else this.#write(sseEvent(text, sse));
-    return DONE;
+    return this.#backpressure();
   }
 
   event(data: string, sse: SseFields): Promise<void> {
     this.#write(sseEvent(data, sse));
-    return DONE;
+    return this.#backpressure();
   }
 
   fault(fault: Fault): Promise<boolean> {
