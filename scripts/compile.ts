@@ -86,7 +86,8 @@ function compileOne(platform: Platform, outDir: string, useDeno: boolean, entry:
 function runCompiler(platform: Platform, outfile: string, useDeno: boolean, entry: string): void {
   // The CLI loads its commands by specifiers built from a folder name (see
   // src/cli/registry.ts): Bun folds them back into literals with
-  // --minify-syntax and bundles them; Deno is told to include the folder,
+  // --minify-syntax and bundles them; Deno is told to include src/ (the
+  // commands and what they load by built specifiers too),
   // and the recorder's thread module, which is started, not imported.
   const args = useDeno
     ? [
@@ -94,7 +95,7 @@ function runCompiler(platform: Platform, outfile: string, useDeno: boolean, entr
       "-A",
       "--no-check",
       "--include",
-      path.join(ROOT, "src", "commands"),
+      path.join(ROOT, "src"),
       "--include",
       path.join(ROOT, "src", "record", "stdio_thread.ts"),
       "--target",

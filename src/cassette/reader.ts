@@ -12,6 +12,9 @@ import { ENTRY_TYPES, FORMAT_NAME, FORMAT_VERSION, pendingPath } from "./format.
 import type { CassetteHeader, Entry } from "./format.ts";
 import { adoptFrameMember, keepFrameText, msgTextOfLine } from "./frame_text.ts";
 
+/** This folder, for the import of the converters (see below). */
+const HERE = "./";
+
 /** An entry together with the line it came from. */
 export type LocatedEntry = Entry & { line: number };
 
@@ -272,7 +275,8 @@ export async function loadCassette(path: string): Promise<Cassette> {
   } catch (error) {
     if (!(error instanceof ForeignFormat)) throw error;
     // Other tools' formats are rare: their converters load only when needed.
-    const { importForeign } = await import("./import.ts");
+    // Built, not literal: a literal import() has Deno prepare every converter at start-up.
+    const { importForeign } = await import(HERE + "import.ts") as typeof import("./import.ts");
     return await importForeign(path, error.firstChunk);
   }
   return { path, header: header!, entries, torn, headerText };

@@ -21,6 +21,15 @@ import { REDACTION_OPTIONS } from "./shared_options.ts";
 import { parseIgnorePath } from "../match/ignore_paths.ts";
 import type { IgnorePath } from "../match/ignore_paths.ts";
 
+/**
+ * The source folder, for the modules replay loads only when a run needs them
+ * (HTTP, new episodes, redaction, faults). Specifiers built from it, not
+ * written out: Deno loads and prepares the graph of every literal
+ * `import("…")` when the importing module loads, which cost replay's start
+ * about 40 modules it never ran (as src/cli/registry.ts explains).
+ */
+const SRC = "../";
+
 /** The `replay` command. */
 export const command: Command = {
   name: "replay",
@@ -130,12 +139,13 @@ export const command: Command = {
     const engine = new ReplayEngine(cassette, await replayOptions(values, log, cassette.header));
     const listen = stringOption(values, "listen");
     const report = listen
-      ? await (await import("../replay/http.ts")).serveHttp(engine, {
-        listen,
-        maxStreams: positiveInt(stringOption(values, "max-streams"), "max-streams", 1024),
-        onListening: (url) => printErr(`mcp-cassette: replaying ${positionals[0]} at ${url}`),
-        log,
-      })
+      ? await (await import(SRC + "replay/http.ts") as typeof import("../replay/http.ts"))
+        .serveHttp(engine, {
+          listen,
+          maxStreams: positiveInt(stringOption(values, "max-streams"), "max-streams", 1024),
+          onListening: (url) => printErr(`mcp-cassette: replaying ${positionals[0]} at ${url}`),
+          log,
+        })
       : await serveStdio(engine, { input: runtime.stdin, output: runtime.stdout, log });
     const reportFile = stringOption(values, "report");
     if (reportFile) await runtime.writeTextFile(reportFile, JSON.stringify(report, null, 2) + "\n");
@@ -161,7 +171,9 @@ async function replayWithExtras(
   }
   const quiet = flag(values, "quiet");
   const log = quiet ? () => {} : (line: string) => printErr(`mcp-cassette: ${line}`);
-  const { replayNewEpisodes } = await import("../modes/replay_run.ts");
+  const { replayNewEpisodes } = await import(
+    SRC + "modes/replay_run.ts"
+  ) as typeof import("../modes/replay_run.ts");
   return await replayNewEpisodes({
     cassette,
     ...(appending ? { liveServer: command } : {}),
@@ -264,7 +276,9 @@ function redactionPlan(values: OptionValues, header: CassetteHeader | undefined)
   return {
     builtInOnly: extra.length === 0 && packs.length === 0 && onlyBuiltInRules(base),
     build: async (): Promise<Redactor> => {
-      const { createReplayRedactor } = await import("../redact/mod.ts");
+      const { createReplayRedactor } = await import(
+        SRC + "redact/mod.ts"
+      ) as typeof import("../redact/mod.ts");
       return await createReplayRedactor({ ...base, rules: [...base.rules, ...extra] }, {
         packs,
         hashKey,
@@ -286,7 +300,7 @@ function onlyBuiltInRules(info: RedactionInfo): boolean {
  */
 async function loadFaults(file: string, seed: string | undefined) {
   const { createFaultInjector, loadFaultOverlay, parseFaultSeed } = await import(
-    "../faults/mod.ts"
+    SRC + "faults/mod.ts"
   );
   return createFaultInjector(
     await loadFaultOverlay(file),
