@@ -75,6 +75,20 @@ export class ReplayEngine implements RecordingSource, ReportSink {
     if (match.outOfOrder) use.outOfOrder++;
   }
 
+  /**
+   * Leaves recorded triggers out of every session before any is served (the
+   * stateless era's HTTP front end answers header violations itself, so the
+   * recorded violations must not answer a later, valid request). Throws once
+   * a session is open: their answer books index the triggers.
+   */
+  dropTriggers(drop: (trigger: Trigger) => boolean): void {
+    if (this.#sessions.size > 0) throw new Error("dropTriggers after a session opened");
+    for (const session of this.episodes.sessions) {
+      const kept = session.triggers.filter((trigger) => !drop(trigger));
+      session.triggers.splice(0, session.triggers.length, ...kept);
+    }
+  }
+
   /** Opens a session for a new client connection; it picks its recording at the first message. */
   openSession(): ReplaySession {
     const session = new ReplaySession(this, this, this.options);

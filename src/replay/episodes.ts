@@ -13,6 +13,8 @@
 import type { Entry, MessageEntry, SseFields } from "../cassette/format.ts";
 import type { Cassette } from "../cassette/reader.ts";
 import { keptFrameText } from "../cassette/frame_text.ts";
+import { ExchangeIndexer } from "./http/exchanges.ts";
+import type { ExchangeIndex, RecordedExchange } from "./http/exchanges.ts";
 import { classify, idKey } from "../jsonrpc.ts";
 import type { Json, JsonObject, JsonRpcMessage } from "../jsonrpc.ts";
 import { requestKey } from "../match/fingerprint.ts";
@@ -63,6 +65,8 @@ export interface Trigger {
   after: Step[];
   /** The HTTP exchange number, when recorded over HTTP. */
   x?: number;
+  /** That exchange: how its response came and ended (HTTP replay answers the same way). */
+  exchange?: RecordedExchange;
   /** Set when `new_episodes` appended this trigger. */
   appended?: boolean;
 }
@@ -90,6 +94,8 @@ export interface RecordedSession {
 /** Everything replay needs from a cassette. */
 export interface Episodes {
   sessions: RecordedSession[];
+  /** The HTTP side of the recording, per exchange (empty for stdio), from the same pass. */
+  http: ExchangeIndex;
 }
 
 const DEFAULT_SESSION = "default";
@@ -283,7 +289,9 @@ function withText<T extends RecordedFrame | Step>(frame: T, text: string | undef
 /** Groups a cassette's entries into sessions of triggers and reactions. */
 export function buildEpisodes(cassette: Cassette, options: FingerprintOptions = {}): Episodes {
   const builders = new Map<string, SessionBuilder>();
+  const http = new ExchangeIndexer();
   for (const entry of cassette.entries) {
+    http.add(entry);
     const id = entry.session ?? DEFAULT_SESSION;
     let builder = builders.get(id);
     if (!builder) {
@@ -300,5 +308,10 @@ export function buildEpisodes(cassette: Cassette, options: FingerprintOptions = 
   const useful = sessions.filter((session) =>
     session.triggers.length > 0 || session.opening.length > 0
   );
-  return { sessions: useful.length > 0 ? useful : sessions };
+  for (const session of sessions) {
+    for (const trigger of session.triggers) {
+      if (trigger.x !== undefined) trigger.exchange = http.index.exchanges.get(trigger.x);
+    }
+  }
+  return { sessions: useful.length > 0 ? useful : sessions, http: http.index };
 }

@@ -7,7 +7,12 @@
  * @module
  */
 import type { Cassette } from "../../cassette/reader.ts";
-import type { HttpEndEntry, HttpRequestEntry, HttpResponseEntry } from "../../cassette/format.ts";
+import type {
+  Entry,
+  HttpEndEntry,
+  HttpRequestEntry,
+  HttpResponseEntry,
+} from "../../cassette/format.ts";
 
 /** One recorded HTTP exchange. */
 export interface RecordedExchange {
@@ -31,56 +36,80 @@ export interface ExchangeIndex {
   path?: string;
 }
 
-/** Builds the index from a cassette's entries. */
-export function indexExchanges(cassette: Cassette): ExchangeIndex {
-  const exchanges = new Map<number, RecordedExchange>();
-  const getStatus = new Map<string, number>();
-  const requestIds = new Map<number, Set<string>>();
-  let path: string | undefined;
-  const at = (x: number, session: string) => {
-    let exchange = exchanges.get(x);
-    if (!exchange) exchanges.set(x, exchange = { x, session, events: 0, carriedResponse: false });
+/**
+ * Builds the index entry by entry: the episode builder feeds it in the same
+ * pass over the cassette that groups the sessions (./../episodes.ts), so the
+ * cassette is read for replay once.
+ */
+export class ExchangeIndexer {
+  readonly index: ExchangeIndex = { exchanges: new Map(), getStatus: new Map() };
+  #requestIds = new Map<number, Set<string>>();
+
+  /** The exchange an entry belongs to, made on first sight. */
+  exchange(x: number, session: string): RecordedExchange {
+    let exchange = this.index.exchanges.get(x);
+    if (!exchange) {
+      this.index.exchanges.set(x, exchange = { x, session, events: 0, carriedResponse: false });
+    }
     return exchange;
-  };
-  for (const entry of cassette.entries) {
-    if (entry.x === undefined) continue;
+  }
+
+  add(entry: Entry): void {
+    if (entry.x === undefined) return;
     const session = entry.session ?? "default";
-    const exchange = at(entry.x, session);
+    const exchange = this.exchange(entry.x, session);
     if (entry.type === "http-request") {
       exchange.request = entry;
-      if (path === undefined && entry.method === "POST") path = entry.path.split("?")[0];
-    } else if (entry.type === "http-response") {
-      exchange.response = entry;
-      const request = exchange.request;
-      if (
-        request?.method === "GET" && !("last-event-id" in request.headers) &&
-        !getStatus.has(session)
-      ) {
-        getStatus.set(session, entry.status);
+      if (this.index.path === undefined && entry.method === "POST") {
+        this.index.path = entry.path.split("?")[0];
       }
-    } else if (entry.type === "http-end") {
-      exchange.end = entry;
-    } else if (entry.type === "message" && entry.dir === "c2s") {
-      const ids = new Set<string>();
-      for (const message of Array.isArray(entry.msg) ? entry.msg : [entry.msg]) {
-        const m = message as Record<string, unknown>;
-        if (m && typeof m.method === "string" && "id" in m) ids.add(JSON.stringify(m.id));
-      }
-      requestIds.set(entry.x, ids);
+    } else if (entry.type === "http-response") this.#response(exchange, entry, session);
+    else if (entry.type === "http-end") exchange.end = entry;
+    else if (entry.type === "message" && entry.dir === "c2s") {
+      this.#requestIds.set(entry.x, requestIdsOf(entry.msg));
     } else if (
       (entry.type === "message" || entry.type === "sse-event") && entry.sse?.stream !== "get"
     ) {
       exchange.events++;
-      if (entry.type === "message") {
-        const ids = requestIds.get(entry.x);
-        for (const message of Array.isArray(entry.msg) ? entry.msg : [entry.msg]) {
-          const m = message as Record<string, unknown>;
-          if (m && m.method === undefined && ids?.has(JSON.stringify(m.id))) {
-            exchange.carriedResponse = true;
-          }
-        }
+      if (entry.type === "message" && answersRequest(entry.msg, this.#requestIds.get(entry.x))) {
+        exchange.carriedResponse = true;
       }
     }
   }
-  return { exchanges, getStatus, path };
+
+  #response(exchange: RecordedExchange, entry: HttpResponseEntry, session: string) {
+    exchange.response = entry;
+    const request = exchange.request;
+    if (
+      request?.method === "GET" && !("last-event-id" in request.headers) &&
+      !this.index.getStatus.has(session)
+    ) {
+      this.index.getStatus.set(session, entry.status);
+    }
+  }
+}
+
+function messagesOf(msg: unknown): Record<string, unknown>[] {
+  return (Array.isArray(msg) ? msg : [msg]) as Record<string, unknown>[];
+}
+
+function requestIdsOf(msg: unknown): Set<string> {
+  const ids = new Set<string>();
+  for (const m of messagesOf(msg)) {
+    if (m && typeof m.method === "string" && "id" in m) ids.add(JSON.stringify(m.id));
+  }
+  return ids;
+}
+
+function answersRequest(msg: unknown, ids: Set<string> | undefined): boolean {
+  return messagesOf(msg).some((m) =>
+    m && m.method === undefined && ids?.has(JSON.stringify(m.id)) === true
+  );
+}
+
+/** Builds the index from a cassette's entries (for a cassette read outside replay). */
+export function indexExchanges(cassette: Cassette): ExchangeIndex {
+  const indexer = new ExchangeIndexer();
+  for (const entry of cassette.entries) indexer.add(entry);
+  return indexer.index;
 }

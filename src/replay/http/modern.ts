@@ -107,19 +107,14 @@ export class ModernHttp {
    * same body that keeps the rules would be served a recorded refusal.
    */
   #dropRecordedRefusals(): void {
-    for (const session of this.host.engine.episodes.sessions) {
-      const kept = session.triggers.filter((trigger) => {
-        const recorded = trigger.x === undefined
-          ? undefined
-          : this.host.index.exchanges.get(trigger.x)?.request;
-        const body = trigger.msg as unknown;
-        if (!recorded || !isObject(body)) return true;
-        const id = (expectsAnswer(body) ? body.id : null) as Json;
-        return this.#checkModernHeaders({ headers: new Headers(recorded.headers) }, body, id) ===
-          undefined;
-      });
-      session.triggers.splice(0, session.triggers.length, ...kept);
-    }
+    this.host.engine.dropTriggers((trigger) => {
+      const recorded = trigger.exchange?.request;
+      const body = trigger.msg as unknown;
+      if (!recorded || !isObject(body)) return false;
+      const id = (expectsAnswer(body) ? body.id : null) as Json;
+      return this.#checkModernHeaders({ headers: new Headers(recorded.headers) }, body, id) !==
+        undefined;
+    });
   }
 
   /** The 2026-07-28 header rules: version, Mcp-Method, Mcp-Name, each against the body. */

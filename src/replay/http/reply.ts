@@ -130,7 +130,7 @@ export class Reply implements Outlet {
 
   begin(trigger: Trigger): void {
     this.missed = false;
-    this.recorded = trigger.x === undefined ? undefined : this.host.index.exchanges.get(trigger.x);
+    this.recorded = trigger.exchange;
   }
 
   send(message: JsonRpcMessage, sse?: SseFields, text?: string): Promise<void> {

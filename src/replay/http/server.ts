@@ -16,7 +16,6 @@ import { receiveGuarded } from "../batch.ts";
 import type { ReplayEngine } from "../engine.ts";
 import type { ReplaySession } from "../session.ts";
 import { SseChannel } from "./channel.ts";
-import { indexExchanges } from "./exchanges.ts";
 import type { ExchangeIndex } from "./exchanges.ts";
 import type { HttpHost } from "./host.ts";
 import { LegacyHttp } from "./legacy.ts";
@@ -37,7 +36,7 @@ export class HttpReplayServer implements HttpHost {
   bound: ListenAddress = { hostname: "127.0.0.1", port: 0 };
 
   constructor(readonly engine: ReplayEngine, readonly options: HttpServeOptions) {
-    this.index = indexExchanges(engine.cassette);
+    this.index = engine.episodes.http;
     if (engine.cassette.header.transport === "sse") {
       this.legacySse = new LegacySseFrontEnd(engine, {
         openChannel: () => this.openChannel(),
