@@ -30,6 +30,17 @@ export {
 } from "@modelcontextprotocol/sdk/client/auth.js";
 // @ts-types="../node_modules/@modelcontextprotocol/sdk/dist/esm/server/mcp.d.ts"
 export { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+// @ts-types="../node_modules/@modelcontextprotocol/sdk/dist/esm/server/streamableHttp.d.ts"
+export { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
+// @ts-types="../node_modules/@modelcontextprotocol/sdk/dist/esm/server/auth/router.d.ts"
+export {
+  getOAuthProtectedResourceMetadataUrl,
+  mcpAuthMetadataRouter,
+} from "@modelcontextprotocol/sdk/server/auth/router.js";
+// @ts-types="../node_modules/@modelcontextprotocol/sdk/dist/esm/server/auth/middleware/bearerAuth.d.ts"
+export { requireBearerAuth } from "@modelcontextprotocol/sdk/server/auth/middleware/bearerAuth.js";
+// @ts-types="../node_modules/@modelcontextprotocol/sdk/dist/esm/server/auth/errors.d.ts"
+export { InvalidTokenError } from "@modelcontextprotocol/sdk/server/auth/errors.js";
 // @ts-types="../node_modules/@modelcontextprotocol/sdk/dist/esm/server/stdio.d.ts"
 export { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 // @ts-types="../node_modules/@modelcontextprotocol/sdk/dist/esm/shared/transport.d.ts"
@@ -39,6 +50,7 @@ export {
   CreateMessageRequestSchema,
   ElicitRequestSchema,
   ErrorCode,
+  isInitializeRequest,
   ListRootsRequestSchema,
   ResultSchema,
 } from "@modelcontextprotocol/sdk/types.js";
