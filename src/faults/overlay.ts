@@ -20,6 +20,7 @@ import {
   show,
   Where,
 } from "./overlay_fields.ts";
+import { lineAndColumn } from "../jsonc.ts";
 
 /** The methods a `tool`, `prompt` or `uri` target implies. */
 export const NAMED_TARGET_METHODS: Readonly<Record<"tool" | "prompt" | "uri", readonly string[]>> =
@@ -41,18 +42,6 @@ const ENTRY_KEYS = new Set([
   "params",
 ]);
 const MATCH_KEYS = new Set(["method", "tool", "prompt", "uri", "nth", "probability"]);
-
-function lineAndColumn(text: string, offset: number): { line: number; column: number } {
-  let line = 1;
-  let lineStart = 0;
-  for (let i = 0; i < offset && i < text.length; i++) {
-    if (text[i] === "\n") {
-      line++;
-      lineStart = i + 1;
-    }
-  }
-  return { line, column: offset - lineStart + 1 };
-}
 
 /** Parses JSON with comments and trailing commas; the first syntax error throws with line and column. */
 function parseText(text: string, file: string): unknown {

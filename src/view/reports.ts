@@ -20,16 +20,8 @@ export class ReportError extends CassetteError {
   }
 }
 
-/** One recorded client request and how often the runs used it. */
-export interface RecordedUse {
-  line: number;
-  method: string;
-  name?: string;
-  played: number;
-  inexact: number;
-  repeated: number;
-  outOfOrder: number;
-}
+export type { RecordedUse } from "../replay/report.ts";
+import type { RecordedUse } from "../replay/report.ts";
 
 /** A live request a run asked that no recording answered. */
 export interface ReportMiss {

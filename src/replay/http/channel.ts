@@ -5,6 +5,9 @@
  * @module
  */
 import { encodeSseEvent } from "../../framing/sse.ts";
+import { errorReply } from "../../http/body.ts";
+import { ErrorCode } from "../../jsonrpc.ts";
+import type { Json } from "../../jsonrpc.ts";
 import type { SseEvent } from "../../framing/sse.ts";
 
 const encoder = new TextEncoder();
@@ -115,4 +118,35 @@ export class SseChannel {
     this.#release();
     for (const fn of this.#onClose.splice(0)) fn();
   }
+}
+
+/**
+ * The response that carries `channel` to the client: an event stream with
+ * `headers` (the session's, the recorded exchange's) and no caching or
+ * proxy buffering in the way.
+ */
+export function streamResponse(
+  channel: SseChannel,
+  status = 200,
+  headers: Record<string, string> = {},
+): Response {
+  return new Response(channel.body, {
+    status,
+    headers: {
+      ...headers,
+      "content-type": "text/event-stream",
+      "cache-control": "no-cache",
+      "x-accel-buffering": "no",
+    },
+  });
+}
+
+/** The refusal when the most SSE streams allowed are open (`--max-streams`). */
+export function tooManyStreams(id: Json = null): Response {
+  return errorReply({
+    status: 503,
+    id,
+    code: ErrorCode.InternalError,
+    message: "Too many open streams",
+  });
 }

@@ -19,6 +19,7 @@ import { sseEvent } from "./events.ts";
 import type { HttpHost } from "./host.ts";
 import { expectsAnswer } from "./host.ts";
 import { LiveSession } from "./live_session.ts";
+import { streamResponse, tooManyStreams } from "./channel.ts";
 
 /** Legacy protocol revisions the replay server accepts in `MCP-Protocol-Version`. */
 export const LEGACY_VERSIONS = ["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25"];
@@ -209,25 +210,13 @@ export class LegacyHttp {
     }
     const channel = this.host.openChannel();
     if (!channel) {
-      return errorReply({
-        status: 503,
-        code: ErrorCode.InternalError,
-        message: "Too many open streams",
-      });
+      return tooManyStreams();
     }
     live.get = channel;
     // Recorded servers prime the stream; so does the replay, to flush the headers.
     channel.writeText(": stream open\n\n");
     live.pump();
-    return new Response(channel.body, {
-      status: 200,
-      headers: {
-        ...sessionHeaders(live),
-        "content-type": "text/event-stream",
-        "cache-control": "no-cache",
-        "x-accel-buffering": "no",
-      },
-    });
+    return streamResponse(channel, 200, sessionHeaders(live));
   }
 
   /** GET with Last-Event-ID: the rest of that stream, as recorded. */
@@ -243,11 +232,7 @@ export class LegacyHttp {
     const stream = live.log[at].stream;
     const channel = this.host.openChannel();
     if (!channel) {
-      return errorReply({
-        status: 503,
-        code: ErrorCode.InternalError,
-        message: "Too many open streams",
-      });
+      return tooManyStreams();
     }
     const resent = new Set<string>();
     for (const event of live.log.slice(at + 1)) {
@@ -268,14 +253,7 @@ export class LegacyHttp {
     } else {
       channel.close();
     }
-    return new Response(channel.body, {
-      status: 200,
-      headers: {
-        ...sessionHeaders(live),
-        "content-type": "text/event-stream",
-        "cache-control": "no-cache",
-      },
-    });
+    return streamResponse(channel, 200, sessionHeaders(live));
   }
 
   #legacyDelete(request: Request): Response {

@@ -22,6 +22,7 @@ import type { ReplaySession } from "../session.ts";
 import type { Outlet } from "../outlet.ts";
 import type { SseChannel } from "./channel.ts";
 import { isObject } from "../../util.ts";
+import { streamResponse, tooManyStreams } from "./channel.ts";
 
 /** The query parameter naming the session on the POST URL (the SDK's name). */
 const SESSION_PARAM = "sessionId";
@@ -139,11 +140,7 @@ export class LegacySseFrontEnd {
     }
     const channel = this.host.openChannel();
     if (!channel) {
-      return errorReply({
-        status: 503,
-        code: ErrorCode.InternalError,
-        message: "Too many open streams",
-      });
+      return tooManyStreams();
     }
     const id = randomId();
     const session = new SseSession(id, this.engine.openSession(), channel);
@@ -157,14 +154,7 @@ export class LegacySseFrontEnd {
       event: "endpoint",
       data: `${this.postPath}?${SESSION_PARAM}=${encodeURIComponent(id)}`,
     });
-    return new Response(channel.body, {
-      status: 200,
-      headers: {
-        "content-type": "text/event-stream",
-        "cache-control": "no-cache",
-        "x-accel-buffering": "no",
-      },
-    });
+    return streamResponse(channel);
   }
 
   /** POST: 202 at once; the replay's reply goes out on the session's stream. */

@@ -13,7 +13,7 @@ import { ErrorCode } from "../../jsonrpc.ts";
 import type { Json, JsonRpcMessage } from "../../jsonrpc.ts";
 import type { Trigger } from "../episodes.ts";
 import type { Outlet } from "../outlet.ts";
-import { MAX_QUEUED_BYTES } from "./channel.ts";
+import { MAX_QUEUED_BYTES, streamResponse, tooManyStreams } from "./channel.ts";
 import type { SseChannel } from "./channel.ts";
 import { sseEvent } from "./events.ts";
 import type { RecordedExchange } from "./exchanges.ts";
@@ -68,29 +68,12 @@ export class Reply implements Outlet {
     if (this.#settled) return undefined;
     const channel = this.host.openChannel();
     if (!channel) {
-      this.#settle(
-        errorReply({
-          status: 503,
-          id: this.requestId,
-          code: ErrorCode.InternalError,
-          message: "Too many open streams",
-        }),
-      );
+      this.#settle(tooManyStreams(this.requestId));
       return undefined;
     }
     this.#channel = channel;
     this.#stream = this.live?.newStream() ?? 0;
-    this.#settle(
-      new Response(channel.body, {
-        status: this.#status(),
-        headers: {
-          ...this.headers,
-          "content-type": "text/event-stream",
-          "cache-control": "no-cache",
-          "x-accel-buffering": "no",
-        },
-      }),
-    );
+    this.#settle(streamResponse(channel, this.#status(), this.headers));
     return channel;
   }
 
