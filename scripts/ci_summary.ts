@@ -78,7 +78,9 @@ export function bunCounts(log: string): RunnerCounts {
     const line = lines.filter((line) => new RegExp(`^ *\\d+ ${word}$`).test(line)).at(-1);
     return line === undefined ? undefined : Number(line.trim().split(" ")[0]);
   };
-  const skipped = lines.flatMap((line) => {
+  // Bun lists the skipped tests again at the end ("N tests skipped:"): each is counted once.
+  const recap = lines.findIndex((line) => /^\d+ tests? (skipped|todo):?$/.test(line.trim()));
+  const skipped = (recap < 0 ? lines : lines.slice(0, recap)).flatMap((line) => {
     const match = /^\((?:skip|todo)\) (.+?)(?: \[[\d.]+m?s\])?$/.exec(line);
     return match ? [match[1]] : [];
   });
