@@ -131,3 +131,30 @@ async function session(url: string): Promise<string[]> {
   }
   return bodies;
 }
+
+test("Streamable HTTP over SSE: the replay's data lines are the server's own text", async (t) => {
+  const dir = tempDir();
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  const cassette = path.join(dir, "sse.cassette.jsonl");
+  const server = await startBackground([...SERVER, "--http", "0", "--sse"], /listening on (\d+)/);
+  t.after(() => server.stop("SIGKILL"));
+  const upstream = `http://127.0.0.1:${server.found}/mcp`;
+  const recorder = await startBackground(
+    [...CLI, "record", "-o", cassette, "--url", upstream],
+    URL_LINE,
+  );
+  const liveBodies = await session(recorder.found);
+  await recorder.stop();
+  assert.match(
+    liveBodies[1],
+    /^event: message\ndata: .*"celsius": 9\.0, "station": 12345678901234567890/,
+  );
+  const replay = await startBackground(
+    [...CLI, "replay", cassette, "--listen", "127.0.0.1:0"],
+    URL_LINE,
+  );
+  t.after(() => replay.stop());
+  const replayBodies = await session(replay.found);
+  const dataOf = (body: string) => body.split("\n").filter((line) => line.startsWith("data:"));
+  assert.deepEqual(replayBodies.map(dataOf), liveBodies.map(dataOf));
+});
