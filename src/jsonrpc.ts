@@ -45,6 +45,9 @@ export const ErrorCode = {
   UnsupportedProtocolVersion: -32022,
 } as const;
 
+/** The `_meta` key a 2026-07-28 request carries its protocol version under. */
+export const PROTOCOL_VERSION_META = "io.modelcontextprotocol/protocolVersion";
+
 /**
  * The most messages one JSON-RPC batch may hold. The recorder refuses a
  * larger batch whole, with a single error (it forwards nothing it cannot

@@ -23,7 +23,7 @@ import { checkReport } from "./verdict.ts";
 import { replayFlags } from "./replay_flags.ts";
 import type { ReplayFlags } from "./replay_flags.ts";
 import { beingWritten } from "../claim/claim.ts";
-import { parseIgnorePath } from "../match/ignore_paths.ts";
+import { parseIgnorePaths } from "../match/ignore_paths.ts";
 import type { MatchMode } from "../replay/options.ts";
 import { sleep } from "../util.ts";
 import { withTestingConfig } from "../config/testing.ts";
@@ -324,9 +324,9 @@ function launchArgs(
 /** The replay flags for the match options. */
 function matchArgs(options: CassetteOptions): string[] {
   const args = options.match === "lenient" ? ["--lenient"] : [];
-  for (const text of options.matchIgnore ?? []) {
-    parseIgnorePath(text, "matchIgnore"); // A bad path fails here, not in the child.
-    args.push("--match-ignore", text);
+  // A bad path fails here, not in the child.
+  for (const ignored of parseIgnorePaths(options.matchIgnore ?? [], "matchIgnore")) {
+    args.push("--match-ignore", ignored.text);
   }
   return args;
 }
@@ -346,7 +346,7 @@ async function startHttp(
   const engine = new ReplayEngine(await loadCassette(cassette), {
     match: options.match,
     fingerprint: {
-      ignorePaths: (options.matchIgnore ?? []).map((text) => parseIgnorePath(text, "matchIgnore")),
+      ignorePaths: parseIgnorePaths(options.matchIgnore ?? [], "matchIgnore"),
     },
   });
   let stop: () => void = () => {};

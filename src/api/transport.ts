@@ -17,7 +17,7 @@ import type { ReplaySession } from "../replay/session.ts";
 import { runtime } from "../runtime/mod.ts";
 import { actionFor, resolveRecordMode } from "../modes/mode.ts";
 import { checkReport } from "./verdict.ts";
-import { parseIgnorePath } from "../match/ignore_paths.ts";
+import { parseIgnorePaths } from "../match/ignore_paths.ts";
 
 /** A JSON-RPC message as the SDK hands it to a transport. */
 export type TransportMessage = JsonRpcMessage & { jsonrpc: "2.0" };
@@ -114,9 +114,7 @@ export class ReplayTransport {
           : `The cassette ${path} does not exist and the in-process transport only replays: record it with startCassette (stdio) or mcp-cassette record`,
       );
     }
-    const ignorePaths = (options.matchIgnore ?? []).map((text) =>
-      parseIgnorePath(text, "matchIgnore")
-    );
+    const ignorePaths = parseIgnorePaths(options.matchIgnore ?? [], "matchIgnore");
     const fingerprint = { ...options.fingerprint, ignorePaths };
     return new ReplayTransport(
       new ReplayEngine(await loadCassette(path), { ...options, fingerprint }),

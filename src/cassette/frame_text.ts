@@ -13,6 +13,8 @@
  * @module
  */
 import type { Direction, Entry, MessageEntry } from "./format.ts";
+import type { Json } from "../jsonrpc.ts";
+import { patchJsonText } from "../json_text.ts";
 
 const texts = new WeakMap<MessageEntry, string>();
 
@@ -29,6 +31,17 @@ export function frameText(entry: MessageEntry): string {
 /** The kept wire text, when it differs from the serialised `msg`. */
 export function keptFrameText(entry: MessageEntry): string | undefined {
   return texts.get(entry);
+}
+
+/**
+ * The frame text to keep for a message parsed from `text` as `msg` and
+ * redacted to `redacted`: the text as it came when redaction changed
+ * nothing, else the text with only the redacted values written anew.
+ */
+export function ownFrameText(text: string, msg: Json, redacted: Json): string {
+  const trimmed = text.trim();
+  if (redacted === msg || JSON.stringify(redacted) === JSON.stringify(msg)) return trimmed;
+  return patchJsonText(trimmed, redacted);
 }
 
 const MSG_MEMBER = '"msg":';

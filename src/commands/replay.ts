@@ -18,7 +18,7 @@ import { serveStdio } from "../replay/stdio.ts";
 import { runtime } from "../runtime/mod.ts";
 import type { Redactor } from "../redact/redactor.ts";
 import { REDACTION_OPTIONS } from "./shared_options.ts";
-import { parseIgnorePath } from "../match/ignore_paths.ts";
+import { parseIgnorePaths } from "../match/ignore_paths.ts";
 import type { IgnorePath } from "../match/ignore_paths.ts";
 
 /**
@@ -189,7 +189,7 @@ async function replayWithExtras(
 
 /** The `--match-ignore` paths; one that does not parse is a usage error naming the flag. */
 function ignorePathsOf(values: OptionValues): IgnorePath[] {
-  return stringList(values, "match-ignore").map((text) => parseIgnorePath(text, "--match-ignore"));
+  return parseIgnorePaths(stringList(values, "match-ignore"), "--match-ignore");
 }
 
 /** Turns the flags into engine options. */

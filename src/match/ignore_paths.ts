@@ -58,6 +58,11 @@ export function parseIgnorePath(text: string, source: string): IgnorePath {
   return { text, steps };
 }
 
+/** {@linkcode parseIgnorePath} over a list, each error naming `source`. */
+export function parseIgnorePaths(texts: readonly string[], source: string): IgnorePath[] {
+  return texts.map((text) => parseIgnorePath(text, source));
+}
+
 /**
  * The message with every ignored path removed from a copy of its params
  * (the message itself is not changed); the message itself when no path

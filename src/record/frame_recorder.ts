@@ -6,8 +6,7 @@
  * @module
  */
 import type { Direction, Entry, MessageEntry } from "../cassette/format.ts";
-import { entryText, keepFrameText } from "../cassette/frame_text.ts";
-import { patchJsonText } from "../json_text.ts";
+import { entryText, keepFrameText, ownFrameText } from "../cassette/frame_text.ts";
 import type { CassetteWriter } from "../cassette/writer.ts";
 import type { LineTooLongError } from "../framing/jsonl.ts";
 import type { Redactor } from "../redact/mod.ts";
@@ -103,10 +102,7 @@ export class FrameRecorder {
    * break would cut it there).
    */
   #messageLine(line: string, parsed: MessageEntry, scrubbed: MessageEntry): string {
-    const trimmed = line.trim();
-    const unchanged = parsed === scrubbed ||
-      JSON.stringify(scrubbed.msg) === JSON.stringify(parsed.msg);
-    keepFrameText(scrubbed, unchanged ? trimmed : patchJsonText(trimmed, scrubbed.msg));
+    keepFrameText(scrubbed, ownFrameText(line, parsed.msg, scrubbed.msg));
     return entryText(scrubbed) + "\n";
   }
 

@@ -7,6 +7,7 @@
 import type { Direction, MessageEntry, RawEntry } from "../cassette/format.ts";
 import { tryParseJson } from "../json.ts";
 import type { Json } from "../jsonrpc.ts";
+import { messageLine } from "../cassette/frame_text.ts";
 
 /** What a cassette holds in place of a frame that was forwarded but could not be recorded. */
 export function notRecordedText(what: string): string {
@@ -53,8 +54,8 @@ export function isBareJson(line: string): boolean {
 /**
  * The cassette line of a message entry whose message is `line`, a frame's
  * own text (which {@linkcode isBareJson} said can stand for it): the frame
- * kept as it came, not parsed and written again. Fields in the order
- * {@linkcode entryForLine} gives them.
+ * kept as it came, not parsed and written again (the layout is
+ * `messageLine`'s, the one writer of it).
  */
 export function messageEntryLine(
   line: string,
@@ -62,8 +63,7 @@ export function messageEntryLine(
   t: number,
   session?: string,
 ): string {
-  const where = session === undefined ? "" : `"session":${JSON.stringify(session)},`;
-  return `{"type":"message","t":${JSON.stringify(t)},${where}"dir":"${dir}","msg":${line}}\n`;
+  return messageLine(line, session === undefined ? { dir, t } : { dir, t, session }) + "\n";
 }
 
 /** An object or an array, after optional whitespace. */

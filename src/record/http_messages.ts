@@ -8,8 +8,7 @@
 import type { Era } from "../cassette/format.ts";
 import type { Json, JsonObject } from "../jsonrpc.ts";
 import { isObject } from "../util.ts";
-
-const PROTOCOL_VERSION_META = "io.modelcontextprotocol/protocolVersion";
+import { PROTOCOL_VERSION_META } from "../jsonrpc.ts";
 
 /** A JSON-RPC message, or a batch of them: only one level is looked at, whatever the depth. */
 export function isJsonRpc(value: unknown): boolean {

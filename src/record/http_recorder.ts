@@ -15,8 +15,7 @@ import type {
   SseFields,
 } from "../cassette/format.ts";
 import type { CassetteWriter } from "../cassette/writer.ts";
-import { keepFrameText } from "../cassette/frame_text.ts";
-import { patchJsonText } from "../json_text.ts";
+import { keepFrameText, ownFrameText } from "../cassette/frame_text.ts";
 import { batchTooLarge, ErrorCode, MAX_BATCH_SIZE } from "../jsonrpc.ts";
 import type { Json, JsonObject } from "../jsonrpc.ts";
 import { scrubHeaders } from "../http/headers.ts";
@@ -152,7 +151,7 @@ export class HttpRecorder implements ExchangeHost {
         ...(sse ? { sse } : {}),
       };
       // The frame's own text is kept (only redacted values written anew): see cassette/frame_text.ts.
-      if (text !== undefined) keepFrameText(entry, ownText(text, msg, redacted));
+      if (text !== undefined) keepFrameText(entry, ownFrameText(text, msg, redacted));
       this.append(entry);
     } catch (error) {
       const what = `a frame that could not be recorded (${(error as Error).message})`;
@@ -293,11 +292,4 @@ export class HttpRecorder implements ExchangeHost {
       this.append({ type: "raw", t: this.t(), ...where, x, dir: "c2s", text });
     }
   }
-}
-
-/** A frame's own text, with only what redaction changed (`redacted` against `msg`) written anew. */
-function ownText(text: string, msg: Json, redacted: Json): string {
-  const trimmed = text.trim();
-  if (redacted === msg || JSON.stringify(redacted) === JSON.stringify(msg)) return trimmed;
-  return patchJsonText(trimmed, redacted);
 }

@@ -7,8 +7,7 @@
  */
 import type { Era } from "../cassette/format.ts";
 import type { JsonObject, JsonRpcMessage } from "../jsonrpc.ts";
-
-const MODERN_VERSION_KEY = "io.modelcontextprotocol/protocolVersion";
+import { PROTOCOL_VERSION_META } from "../jsonrpc.ts";
 
 /** The era a live request speaks, when it shows one. */
 function liveEra(message: JsonRpcMessage): Era | undefined {
@@ -18,7 +17,7 @@ function liveEra(message: JsonRpcMessage): Era | undefined {
   const meta = params && typeof params === "object" && !Array.isArray(params)
     ? params._meta as JsonObject | undefined
     : undefined;
-  return meta && typeof meta === "object" && MODERN_VERSION_KEY in meta ? "modern" : undefined;
+  return meta && typeof meta === "object" && PROTOCOL_VERSION_META in meta ? "modern" : undefined;
 }
 
 const NAMES: Record<Era, string> = {

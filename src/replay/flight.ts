@@ -8,6 +8,7 @@ import type { JsonObject, JsonRpcMessage } from "../jsonrpc.ts";
 import type { Step } from "./episodes.ts";
 import { asRecorded, withProgressToken } from "./wire.ts";
 import type { Ready } from "./wire.ts";
+import { PROTOCOL_VERSION_META } from "../jsonrpc.ts";
 
 const LOG_LEVELS = [
   "debug",
@@ -19,7 +20,6 @@ const LOG_LEVELS = [
   "alert",
   "emergency",
 ];
-const MODERN_VERSION_KEY = "io.modelcontextprotocol/protocolVersion";
 const MODERN_LOG_LEVEL_KEY = "io.modelcontextprotocol/logLevel";
 
 /** State of one live request being served. */
@@ -41,7 +41,7 @@ function metaOf(message: JsonRpcMessage): JsonObject | undefined {
 export function flightOf(message: JsonRpcMessage): InFlight {
   const meta = metaOf(message);
   const flight: InFlight = { cancelled: false, progressToken: meta?.progressToken };
-  if (meta && MODERN_VERSION_KEY in meta) {
+  if (meta && PROTOCOL_VERSION_META in meta) {
     const level = meta[MODERN_LOG_LEVEL_KEY];
     flight.logLevel = typeof level === "string" ? level : "none";
   }

@@ -7,7 +7,7 @@
  */
 import { decodeHeaderValue } from "../../http/headers.ts";
 import { errorReply } from "../../http/body.ts";
-import { ErrorCode } from "../../jsonrpc.ts";
+import { ErrorCode, PROTOCOL_VERSION_META } from "../../jsonrpc.ts";
 import type { Json, JsonObject } from "../../jsonrpc.ts";
 import { isObject } from "../../util.ts";
 import type { ReplayEngine } from "../engine.ts";
@@ -16,7 +16,6 @@ import type { HttpHost } from "./host.ts";
 import { expectsAnswer } from "./host.ts";
 
 const MODERN_VERSION = "2026-07-28";
-const VERSION_META = "io.modelcontextprotocol/protocolVersion";
 const HEADER_MISMATCH = -32020;
 const UNSUPPORTED_VERSION = -32022;
 
@@ -125,8 +124,8 @@ export class ModernHttp {
   ): Response | undefined {
     const params = isObject(body.params) ? body.params : {};
     const meta = isObject(params._meta) ? params._meta : {};
-    const bodyVersion = typeof meta[VERSION_META] === "string"
-      ? meta[VERSION_META] as string
+    const bodyVersion = typeof meta[PROTOCOL_VERSION_META] === "string"
+      ? meta[PROTOCOL_VERSION_META] as string
       : undefined;
     const header = request.headers.get("mcp-protocol-version");
     const requested = header ?? bodyVersion;
