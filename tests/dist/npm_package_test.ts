@@ -326,7 +326,17 @@ test("adds two numbers", async () => {
 `,
   );
   const jest = path.join(ROOT, "node_modules", "jest", "bin", "jest.js");
-  const result = await run([NODE_BIN, jest, "--ci", "--rootDir", project], {
+  // jest's cache goes to the project's temp folder, not the system's (it would outlive the test).
+  const cache = path.join(project, ".jest-cache");
+  const result = await run([
+    NODE_BIN,
+    jest,
+    "--ci",
+    "--rootDir",
+    project,
+    "--cacheDirectory",
+    cache,
+  ], {
     cwd: project,
     env: { MCP_CASSETTE_MODE: "none" },
     timeoutMs: 120_000,
