@@ -169,9 +169,17 @@ export async function* readCassetteLines(path: string): AsyncGenerator<CassetteL
 }
 
 /**
- * The header and entries, a chunk's worth at a time: one async step per
- * chunk rather than per line, which cost a small cassette's load at replay's
- * start-up about 1.5 ms more.
+ * The most lines in one batch of {@linkcode readLines}: a streaming replay
+ * hands the event loop back between batches, and a whole mebibyte chunk of
+ * lines, parsed before V8 has optimised the parser, kept a client's first
+ * request waiting tens of milliseconds.
+ */
+const BATCH_LINES = 256;
+
+/**
+ * The header and entries, up to {@linkcode BATCH_LINES} at a time: one async
+ * step per batch rather than per line, which cost a small cassette's load at
+ * replay's start-up about 1.5 ms more.
  */
 async function* readLines(path: string, foreignIsSignal: boolean): AsyncGenerator<CassetteLine[]> {
   let unterminated: string | undefined;
@@ -184,8 +192,12 @@ async function* readLines(path: string, foreignIsSignal: boolean): AsyncGenerato
   let pendingTorn: { line: number; text: string; error: string } | undefined;
   try {
     for await (const batch of batches) {
-      const items: CassetteLine[] = [];
+      let items: CassetteLine[] = [];
       for (const text of batch) {
+        if (items.length >= BATCH_LINES) {
+          yield items;
+          items = [];
+        }
         lineNumber++;
         if (pendingTorn) throw new CassetteFormatError(path, pendingTorn.line, pendingTorn.error);
         if (text.trim() === "") continue;
@@ -244,6 +256,73 @@ async function* readLines(path: string, foreignIsSignal: boolean): AsyncGenerato
   }
 }
 
+/** A cassette being read: its header at once, its entries as they come. */
+export interface CassetteStream {
+  path: string;
+  header: CassetteHeader;
+  /** Line 1 as it is in the file. */
+  headerText?: string;
+  /** Set when the file was converted from another tool's format. */
+  importedFrom?: string;
+  /** The entries, a batch at a time, to the end of the file (read once). */
+  batches: AsyncIterable<LocatedEntry[]>;
+  /** Set when the batches have ended on a last line cut short by a crash. */
+  torn?: { line: number; text: string };
+}
+
+/**
+ * Opens a cassette for reading as it goes: resolves once its header is read
+ * (a bad header, or a file that is not a cassette, rejects here), and its
+ * entries come through `batches` as the file is read; a bad line further on
+ * throws from there. Files of other tools are converted whole first (see
+ * {@linkcode loadCassette}).
+ */
+export async function streamCassette(path: string): Promise<CassetteStream> {
+  const lines = readLines(path, true);
+  let first: IteratorResult<CassetteLine[]>;
+  try {
+    // One pass: line 1 tells whether the file is ours at all.
+    first = await lines.next();
+  } catch (error) {
+    if (!(error instanceof ForeignFormat)) throw error;
+    // Other tools' formats are rare: their converters load only when needed.
+    // Built, not literal: a literal import() has Deno prepare every converter at start-up.
+    const { importForeign } = await import(HERE + "import.ts") as typeof import("./import.ts");
+    const imported = await importForeign(path, error.firstChunk);
+    return { ...imported, batches: oneBatch(imported.entries) };
+  }
+  const head = first.done ? undefined : first.value[0];
+  if (head?.kind !== "header") throw new CassetteFormatError(path, 1, "expected a header");
+  const stream: CassetteStream = {
+    path,
+    header: head.header,
+    headerText: head.text,
+    batches: entryBatches(first.value.slice(1), lines, (torn) => (stream.torn = torn)),
+  };
+  return stream;
+}
+
+async function* oneBatch(entries: LocatedEntry[]): AsyncGenerator<LocatedEntry[]> {
+  yield entries;
+}
+
+async function* entryBatches(
+  firstItems: CassetteLine[],
+  rest: AsyncGenerator<CassetteLine[]>,
+  onTorn: (torn: { line: number; text: string }) => void,
+): AsyncGenerator<LocatedEntry[]> {
+  const located = (items: CassetteLine[]) => {
+    const entries: LocatedEntry[] = [];
+    for (const item of items) {
+      if (item.kind === "entry") entries.push(Object.assign(item.entry, { line: item.line }));
+      else if (item.kind === "torn") onTorn({ line: item.line, text: item.text });
+    }
+    return entries;
+  };
+  yield located(firstItems);
+  for await (const items of rest) yield located(items);
+}
+
 /**
  * Loads a whole cassette. Files written by other tools (the Python and
  * TypeScript mcp-cassette, mcp-replay, mcp-recorder, mcp-vcr, mcp-rec) are
@@ -256,28 +335,13 @@ async function* readLines(path: string, foreignIsSignal: boolean): AsyncGenerato
  * ```
  */
 export async function loadCassette(path: string): Promise<Cassette> {
-  let header: CassetteHeader | undefined;
+  const stream = await streamCassette(path);
   const entries: LocatedEntry[] = [];
-  let torn: Cassette["torn"];
-  let headerText: string | undefined;
-  try {
-    // One pass: line 1 tells whether the file is ours at all.
-    for await (const batch of readLines(path, true)) {
-      for (const item of batch) {
-        if (item.kind === "header") {
-          header = item.header;
-          headerText = item.text;
-        } else if (item.kind === "entry") {
-          entries.push(Object.assign(item.entry, { line: item.line }));
-        } else torn = { line: item.line, text: item.text };
-      }
-    }
-  } catch (error) {
-    if (!(error instanceof ForeignFormat)) throw error;
-    // Other tools' formats are rare: their converters load only when needed.
-    // Built, not literal: a literal import() has Deno prepare every converter at start-up.
-    const { importForeign } = await import(HERE + "import.ts") as typeof import("./import.ts");
-    return await importForeign(path, error.firstChunk);
+  for await (const batch of stream.batches) {
+    for (const entry of batch) entries.push(entry);
   }
-  return { path, header: header!, entries, torn, headerText };
+  const { header, headerText, importedFrom, torn } = stream;
+  return importedFrom === undefined
+    ? { path, header, entries, torn, headerText }
+    : { path, header, entries, torn, headerText, importedFrom };
 }

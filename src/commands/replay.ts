@@ -7,7 +7,7 @@ import type { Command, OptionValues } from "../cli/command.ts";
 import { flag, positiveInt, stringList, stringOption } from "../cli/command.ts";
 import type { CassetteHeader, RedactionInfo } from "../cassette/format.ts";
 import { colorEnabled, paint, printErr } from "../cli/output.ts";
-import { loadCassette } from "../cassette/reader.ts";
+import { loadCassette, streamCassette } from "../cassette/reader.ts";
 import { ExitCode, UsageError } from "../errors.ts";
 import { parsePacing } from "../faults/pacing.ts";
 import { ReplayEngine } from "../replay/engine.ts";
@@ -133,11 +133,13 @@ export const command: Command = {
     if (flag(values, "new-episodes") || rest.length > 0 || stringOption(values, "run-log")) {
       return await replayWithExtras(positionals[0], rest, values);
     }
-    const cassette = await loadCassette(positionals[0]);
     const quiet = flag(values, "quiet");
     const log = quiet ? () => {} : (line: string) => printErr(`mcp-cassette: ${missPaint(line)}`);
-    const engine = new ReplayEngine(cassette, await replayOptions(values, log, cassette.header));
     const listen = stringOption(values, "listen");
+    // Over stdio the replay serves while it reads the file (docs/replay.md "Start-up").
+    const engine = listen
+      ? await loadedEngine(positionals[0], values, log)
+      : await streamingEngine(positionals[0], values, log);
     const report = listen
       ? await (await import(SRC + "replay/http.ts") as typeof import("../replay/http.ts"))
         .serveHttp(engine, {
@@ -152,6 +154,16 @@ export const command: Command = {
     return finishReport(report, values, quiet);
   },
 };
+
+async function loadedEngine(path: string, values: OptionValues, log: (line: string) => void) {
+  const cassette = await loadCassette(path);
+  return new ReplayEngine(cassette, await replayOptions(values, log, cassette.header));
+}
+
+async function streamingEngine(path: string, values: OptionValues, log: (line: string) => void) {
+  const stream = await streamCassette(path);
+  return await ReplayEngine.streaming(stream, await replayOptions(values, log, stream.header));
+}
 
 /** `--new-episodes`, `--run-log`: checks the flags go together, then runs the library's mode. */
 async function replayWithExtras(

@@ -44,8 +44,12 @@ export interface Keyed {
   changesState?: boolean;
 }
 
-/** Where each recorded item sits, built once per list of items. */
+/** Where each recorded item sits, built once per list of items and extended as it grows. */
 interface Index {
+  /** How many of the items are indexed (a list still being read grows). */
+  count: number;
+  /** Set when the items' marks changed: the next use rebuilds the index. */
+  stale: boolean;
   /** Item positions by exact key, ascending. */
   byKey: Map<string, number[]>;
   /** Item positions by method (and target), ascending. */
@@ -71,18 +75,34 @@ interface Index {
  */
 const indexes = new WeakMap<readonly Keyed[], Index>();
 
-function indexOf(items: readonly Keyed[]): Index {
-  let index = indexes.get(items);
-  if (index) return index;
-  index = {
+function emptyIndex(capacity: number): Index {
+  return {
+    count: 0,
+    stale: false,
     byKey: new Map(),
     byMethod: new Map(),
     distinct: [],
     place: new Map(),
-    rank: new Int32Array(items.length),
-    prefix: new Int32Array(items.length),
+    rank: new Int32Array(capacity),
+    prefix: new Int32Array(capacity),
   };
-  for (let at = 0; at < items.length; at++) {
+}
+
+/** The index of `items`, extended to the items appended since it was last used. */
+function indexOf(items: readonly Keyed[]): Index {
+  let index = indexes.get(items);
+  if (!index || index.stale) indexes.set(items, index = emptyIndex(items.length));
+  if (index.count < items.length) extend(index, items);
+  return index;
+}
+
+function extend(index: Index, items: readonly Keyed[]): void {
+  if (index.rank.length < items.length) {
+    const capacity = Math.max(items.length, index.rank.length * 2);
+    index.rank = grown(index.rank, capacity);
+    index.prefix = grown(index.prefix, capacity);
+  }
+  for (let at = index.count; at < items.length; at++) {
     const { key, isRequest, changesState } = items[at];
     push(index.byKey, key.key, at);
     push(index.byMethod, fallbackKey(key), at);
@@ -94,25 +114,59 @@ function indexOf(items: readonly Keyed[]): Index {
       index.distinct.push(key.key);
     }
   }
-  indexes.set(items, index);
-  return index;
+  index.count = items.length;
+}
+
+function grown<A extends Int32Array | Uint8Array>(array: A, capacity: number): A {
+  const bigger = new (array.constructor as new (length: number) => A)(capacity);
+  bigger.set(array);
+  return bigger;
+}
+
+/**
+ * Tells every book over `items` that their marks changed (a request turned
+ * out to be a read): each rebuilds its index and its history at next use.
+ */
+export function invalidateIndex(items: readonly Keyed[]): void {
+  const index = indexes.get(items);
+  if (index) index.stale = true;
+}
+
+/** The causal rule's choice for one key, before anything is marked used. */
+interface Choice {
+  position: number;
+  kind: MatchKind;
+  /** The chosen group's history is not the live one. */
+  outOfOrder: boolean;
+  /** Where in the key's queue the chosen one is. */
+  at: number;
 }
 
 /**
  * Answer queues over items that carry a {@linkcode RequestKey}, for one live
- * session. The items must not change once a book is open on them (the
- * index is shared).
+ * session. Items may be appended to the list while the book is open (a
+ * cassette still being read); items already there must not change, except
+ * through {@linkcode invalidateIndex}.
  */
 export class AnswerBook<T extends Keyed> {
+  #items: readonly T[];
   #index: Index;
   #used: Uint8Array;
   /** History keys this live session has been answered for, counted by place (a Fenwick tree). */
   #asked: AskedKeys;
+  /** The history keys noted: the history again when the index is rebuilt. */
+  #noted: string[] = [];
 
-  constructor(readonly items: readonly T[]) {
+  constructor(items: readonly T[]) {
+    this.#items = items;
     this.#index = indexOf(items);
     this.#used = new Uint8Array(items.length);
     this.#asked = new AskedKeys(this.#index.distinct.length);
+  }
+
+  /** The recorded items. */
+  get items(): readonly T[] {
+    return this.#items;
   }
 
   /**
@@ -120,14 +174,46 @@ export class AnswerBook<T extends Keyed> {
    * (the default), a request with no recording of its exact key is a miss.
    */
   take(key: RequestKey, inexact = false): Match<T> | undefined {
+    this.#sync();
     const queue = this.#index.byKey.get(key.key);
-    if (queue) return this.#choose(queue, key.key);
+    if (queue) return this.#commit(this.#choose(queue, key.key), key.key);
     if (!inexact) return undefined;
     const sameMethod = this.#index.byMethod.get(fallbackKey(key))?.find((at) => !this.#used[at]);
     if (sameMethod === undefined) return undefined;
     this.#used[sameMethod] = 1;
     this.#note(key.key);
-    return { item: this.items[sameMethod], kind: "inexact" };
+    return { item: this.#items[sameMethod], kind: "inexact" };
+  }
+
+  /**
+   * Takes the answer for `key` only when no item appended later, and no
+   * request turning out to be a read, could change which one it is: the
+   * chosen recording's history is exactly the live one, it is unused, every
+   * earlier recording of the key is used, and `settled` says the item itself
+   * is complete. Otherwise takes nothing and returns undefined (a streaming
+   * replay then waits for the rest of the file). docs/replay.md says why
+   * this is enough.
+   */
+  takeSettled(key: RequestKey, settled: (item: T) => boolean): Match<T> | undefined {
+    this.#sync();
+    const queue = this.#index.byKey.get(key.key);
+    if (!queue) return undefined;
+    const choice = this.#choose(queue, key.key);
+    let final = choice.kind === "exact" && !choice.outOfOrder &&
+      settled(this.#items[choice.position]);
+    for (let at = 0; final && at < choice.at; at++) final = this.#used[queue[at]] === 1;
+    return final ? this.#commit(choice, key.key) : undefined;
+  }
+
+  /**
+   * Moves the book onto `items`, a list that starts with the current one
+   * (the stateless era's pool of every recorded session): what was used
+   * keeps its place.
+   */
+  rebase(items: readonly T[]): void {
+    this.#items = items;
+    this.#index = indexOf(items);
+    this.#rebuildHistory();
   }
 
   /**
@@ -135,30 +221,56 @@ export class AnswerBook<T extends Keyed> {
    * that `accepts` (a user's matcher) says stand for the live request.
    */
   takeWhere(key: RequestKey, accepts: (item: T) => boolean): Match<T> | undefined {
+    this.#sync();
     const candidates = this.#index.byMethod.get(fallbackKey(key))?.filter((at) =>
-      accepts(this.items[at])
+      accepts(this.#items[at])
     );
-    return candidates && candidates.length > 0 ? this.#choose(candidates, key.key) : undefined;
+    if (!candidates || candidates.length === 0) return undefined;
+    return this.#commit(this.#choose(candidates, key.key), key.key);
   }
 
   /** True when a recorded item answers this key exactly. */
   has(key: RequestKey): boolean {
+    this.#sync();
     return this.#index.byKey.has(key.key);
   }
 
   /** Items never taken. */
   unused(): T[] {
-    return this.items.filter((_, at) => !this.#used[at]);
+    return this.#items.filter((_, at) => !this.#used[at]);
   }
 
   /** The recorded keys, for miss diagnostics. */
   keys(): RequestKey[] {
-    return this.items.map((item) => item.key);
+    return this.#items.map((item) => item.key);
   }
 
   /** Items of this method (and target), for a user's matcher. */
   candidates(key: RequestKey): T[] {
-    return (this.#index.byMethod.get(fallbackKey(key)) ?? []).map((at) => this.items[at]);
+    this.#sync();
+    return (this.#index.byMethod.get(fallbackKey(key)) ?? []).map((at) => this.#items[at]);
+  }
+
+  /** Brings the index up to the items, and the cursors up to the index. */
+  #sync(): void {
+    const items = this.#items;
+    if (this.#index.count === items.length && !this.#index.stale) return;
+    const rebuilt = this.#index.stale;
+    this.#index = indexOf(items);
+    if (this.#used.length < items.length) {
+      this.#used = grown(this.#used, Math.max(items.length, this.#used.length * 2));
+    }
+    if (rebuilt) this.#rebuildHistory();
+    else this.#asked.grow(this.#index.distinct.length);
+  }
+
+  #rebuildHistory(): void {
+    if (this.#used.length < this.#items.length) this.#used = grown(this.#used, this.#items.length);
+    this.#asked = new AskedKeys(this.#index.distinct.length);
+    for (const key of this.#noted) {
+      const at = this.#index.place.get(key);
+      if (at !== undefined) this.#asked.add(at);
+    }
   }
 
   /**
@@ -169,7 +281,7 @@ export class AnswerBook<T extends Keyed> {
    * history lacks, then how many it has that the live session never made.
    * The best group answers, its first unused recording, else its last again.
    */
-  #choose(queue: readonly number[], key: string): Match<T> {
+  #choose(queue: readonly number[], key: string): Choice {
     const { rank, prefix, place } = this.#index;
     const own = place.get(key);
     const ownAsked = own !== undefined && this.#asked.has(own);
@@ -197,16 +309,27 @@ export class AnswerBook<T extends Keyed> {
       }
     }
     const position = queue[chosen];
-    const kind: MatchKind = this.#used[position] ? "repeat" : "exact";
+    return {
+      position,
+      kind: this.#used[position] ? "repeat" : "exact",
+      outOfOrder: bestLacking + bestExtra > 0,
+      at: chosen,
+    };
+  }
+
+  #commit(choice: Choice, key: string): Match<T> {
+    const { position, kind, outOfOrder } = choice;
     this.#used[position] = 1;
     this.#note(key);
-    const item = this.items[position];
-    return bestLacking + bestExtra > 0 ? { item, kind, outOfOrder: true } : { item, kind };
+    const item = this.#items[position];
+    return outOfOrder ? { item, kind, outOfOrder: true } : { item, kind };
   }
 
   #note(key: string): void {
     const at = this.#index.place.get(key);
-    if (at !== undefined) this.#asked.add(at);
+    if (at === undefined || this.#asked.has(at)) return;
+    this.#asked.add(at);
+    this.#noted.push(key);
   }
 }
 
@@ -219,6 +342,17 @@ class AskedKeys {
   constructor(length: number) {
     this.#tree = new Int32Array(length + 1);
     this.#flags = new Uint8Array(length);
+  }
+
+  /** Makes room for places up to `length` (history keys read since). */
+  grow(length: number): void {
+    if (length <= this.#flags.length) return;
+    const flags = this.#flags;
+    const capacity = Math.max(length, flags.length * 2);
+    this.#tree = new Int32Array(capacity + 1);
+    this.#flags = new Uint8Array(capacity);
+    this.size = 0;
+    for (let place = 0; place < flags.length; place++) if (flags[place]) this.add(place);
   }
 
   has(place: number): boolean {

@@ -6,14 +6,17 @@
  *
  * @module
  */
-import type { Cassette } from "../cassette/reader.ts";
+import type { Cassette, CassetteStream, LocatedEntry } from "../cassette/reader.ts";
 import type { Era } from "../cassette/format.ts";
+import { invalidateIndex } from "../match/answer_book.ts";
 import type { Match } from "../match/answer_book.ts";
 import { sha256Hex } from "../redact/sha256.ts";
+import { nextTurn } from "../runtime/turn.ts";
 import type { ReplayOptions } from "./options.ts";
 import type { RecordingSource, ReportSink } from "./source.ts";
-import { buildEpisodes } from "./episodes.ts";
-import type { Episodes, RecordedSession, Trigger } from "./episodes.ts";
+import { EpisodeBuilder } from "./episodes.ts";
+import type { Episodes, RecordedSession, Step, Trigger } from "./episodes.ts";
+import { claimRecording, eraOf, settledClaim, settledEra } from "./claims.ts";
 import { emptyReport } from "./report.ts";
 import type { RecordedUse, ReplayReport } from "./report.ts";
 import { ReplaySession } from "./session.ts";
@@ -22,7 +25,7 @@ export type { CustomMatcher, MatchMode, ReplayOptions } from "./options.ts";
 
 /** A cassette loaded for serving. */
 export class ReplayEngine implements RecordingSource, ReportSink {
-  readonly episodes: Episodes;
+  #episodes: Episodes;
   readonly report: ReplayReport = emptyReport();
   /** How each recorded request was used, by its cassette line. */
   #uses = new Map<number, RecordedUse>();
@@ -30,32 +33,117 @@ export class ReplayEngine implements RecordingSource, ReportSink {
   #claimed = new Set<RecordedSession>();
   #merged: RecordedSession | undefined;
 
+  #builder: EpisodeBuilder;
+  #complete = false;
+  #loaded: Promise<void> = Promise.resolve();
+  #queueing = false;
+
   constructor(readonly cassette: Cassette, readonly options: ReplayOptions = {}) {
-    this.episodes = buildEpisodes(cassette, options.fingerprint);
+    this.#builder = new EpisodeBuilder(cassette.header, options.fingerprint);
+    for (const entry of cassette.entries) this.#builder.add(entry);
+    this.#episodes = this.#builder.finish().episodes;
+    this.#complete = true;
+  }
+
+  /** What replay serves; while the file is read, the sessions read so far. */
+  get episodes(): Episodes {
+    return this.#episodes;
   }
 
   /**
-   * The era the cassette was recorded in. A header without one means legacy,
-   * except on stdio, where the header is written before the first exchange:
-   * there a recording whose first answered request is `server/discover` is
-   * modern.
+   * An engine that serves while the cassette is still being read: it
+   * resolves once the file's first batch of lines is read, and reads the rest
+   * between the event loop's turns. A request the part read already decides
+   * is answered at once (see `takeSettled` in ../match/answer_book.ts and
+   * docs/replay.md "Start-up"); anything else, a miss included, waits for
+   * the whole file. The engine holds no entries (`cassette.entries` stays
+   * empty): what replay needs is in its episodes.
    */
-  get era(): Era {
-    if (this.cassette.header.era) return this.cassette.header.era;
-    if (this.cassette.header.transport !== "stdio") return "legacy";
-    for (const session of this.episodes.sessions) {
-      const answered = session.triggers.find((trigger) =>
-        trigger.response && !("error" in trigger.response.msg)
-      );
-      if (answered?.key.method === "server/discover") return "modern";
-      if (answered?.key.method === "initialize") return "legacy";
-    }
-    return "legacy";
+  static async streaming(
+    stream: CassetteStream,
+    options: ReplayOptions = {},
+  ): Promise<ReplayEngine> {
+    const { path, header, headerText } = stream;
+    const engine = new ReplayEngine({ path, header, headerText, entries: [] }, options);
+    engine.#complete = false;
+    engine.#builder = new EpisodeBuilder(header, options.fingerprint);
+    engine.#episodes = { sessions: engine.#builder.sessions, http: engine.#episodes.http };
+    const batches = stream.batches[Symbol.asyncIterator]();
+    const first = await batches.next();
+    if (!first.done) engine.#ingest(first.value);
+    engine.#loaded = engine.#readRest(stream, batches);
+    // Nobody may be waiting yet: a failure is seen by whoever awaits `loaded`.
+    engine.#loaded.catch(() => {});
+    return engine;
   }
 
-  /** Server output recorded before the first client message (a banner). */
-  opening(): RecordedSession["opening"] {
-    return this.episodes.sessions[0]?.opening ?? [];
+  /** True once the whole cassette is read. */
+  get complete(): boolean {
+    return this.#complete;
+  }
+
+  /** Resolves once the whole cassette is read; rejects with what was wrong in it. */
+  get loaded(): Promise<void> {
+    return this.#loaded;
+  }
+
+  /**
+   * The rest of the file: every message that arrives from now until it is
+   * read waits too, so that messages are still matched in the order they
+   * came.
+   */
+  rest(): Promise<void> {
+    if (!this.#complete) this.#queueing = true;
+    return this.#loaded;
+  }
+
+  /** True when a message has had to wait for the rest of the file: later ones wait behind it. */
+  get queueing(): boolean {
+    return this.#queueing && !this.#complete;
+  }
+
+  #ingest(batch: readonly LocatedEntry[]): void {
+    for (const entry of batch) this.#builder.add(entry);
+  }
+
+  async #readRest(stream: CassetteStream, batches: AsyncIterator<LocatedEntry[]>): Promise<void> {
+    while (true) {
+      // A turn of the event loop between batches: a request read meanwhile is answered first.
+      await nextTurn();
+      const next = await batches.next();
+      if (next.done) break;
+      this.#ingest(next.value);
+    }
+    const { episodes, remarked } = this.#builder.finish();
+    this.#episodes = episodes;
+    if (remarked) { for (const session of episodes.sessions) invalidateIndex(session.triggers); }
+    if (stream.torn) this.cassette.torn = stream.torn;
+    this.#complete = true;
+    this.#settleSessions();
+  }
+
+  /** Sessions claimed while the file was read, moved onto the recording the whole file decides. */
+  #settleSessions(): void {
+    if (this.era !== "modern" || this.episodes.sessions.length < 2) return;
+    const merged = this.#merged ??= mergeSessions(this.episodes.sessions);
+    for (const session of this.#sessions) {
+      if (session.recording && session.recording !== merged) session.moveTo(merged);
+    }
+  }
+
+  /** The era the cassette was recorded in (see ./claims.ts). */
+  get era(): Era {
+    return eraOf(this.cassette.header, this.episodes.sessions);
+  }
+
+  /**
+   * Server output recorded before the first client message (a banner), or
+   * undefined while the part of the file read cannot tell it yet.
+   */
+  opening(): Step[] | undefined {
+    if (this.#complete) return this.episodes.sessions[0]?.opening ?? [];
+    const first = this.#builder.sessions[0];
+    return first && first.triggers.length > 0 ? first.opening : undefined;
   }
 
   /** True when any recorded session holds a request of this method. */
@@ -82,7 +170,9 @@ export class ReplayEngine implements RecordingSource, ReportSink {
    * a session is open: their answer books index the triggers.
    */
   dropTriggers(drop: (trigger: Trigger) => boolean): void {
-    if (this.#sessions.size > 0) throw new Error("dropTriggers after a session opened");
+    if (this.#sessions.size > 0 || !this.#complete) {
+      throw new Error("dropTriggers after a session opened, or while the file is read");
+    }
     for (const session of this.episodes.sessions) {
       const kept = session.triggers.filter((trigger) => !drop(trigger));
       session.triggers.splice(0, session.triggers.length, ...kept);
@@ -118,8 +208,7 @@ export class ReplayEngine implements RecordingSource, ReportSink {
 
   /**
    * Chooses the recorded session for a connection whose first client message
-   * has this key: the first unclaimed session that starts with it, else the
-   * first unclaimed one, else the first that starts with it.
+   * has this key (see ./claims.ts).
    */
   claimRecording(firstKey: string): RecordedSession {
     // The modern era is stateless: every recorded launch or connection (the
@@ -128,14 +217,21 @@ export class ReplayEngine implements RecordingSource, ReportSink {
     if (this.era === "modern" && this.episodes.sessions.length > 1) {
       return this.#merged ??= mergeSessions(this.episodes.sessions);
     }
-    const sessions = this.episodes.sessions;
-    const startsWith = (session: RecordedSession) => session.triggers[0]?.key.key === firstKey;
-    const pick = sessions.find((s) => !this.#claimed.has(s) && startsWith(s)) ??
-      sessions.find((s) => !this.#claimed.has(s)) ??
-      sessions.find(startsWith) ??
-      sessions[0];
-    this.#claimed.add(pick);
-    return pick;
+    return claimRecording(this.episodes.sessions, this.#claimed, firstKey);
+  }
+
+  /**
+   * {@linkcode claimRecording} while the file is still being read, when the
+   * part read already decides; undefined otherwise. A modern-era client gets
+   * the first session, the start of the pool it will be served from.
+   */
+  claimSettled(firstKey: string): RecordedSession | undefined {
+    if (this.#complete) return this.claimRecording(firstKey);
+    const sessions = this.#builder.sessions;
+    const era = settledEra(this.cassette.header, sessions);
+    if (era === undefined) return undefined;
+    if (era === "legacy") return settledClaim(sessions, this.#claimed, firstKey);
+    return sessions[0]?.triggers.length ? sessions[0] : undefined;
   }
 
   /** Closes every session and completes the report. */

@@ -10,7 +10,7 @@
  *
  * @module
  */
-import type { Entry, MessageEntry, SseFields } from "../cassette/format.ts";
+import type { CassetteHeader, Entry, MessageEntry, SseFields } from "../cassette/format.ts";
 import type { Cassette } from "../cassette/reader.ts";
 import { keptFrameText } from "../cassette/frame_text.ts";
 import { ExchangeIndexer } from "./http/exchanges.ts";
@@ -19,6 +19,7 @@ import { classify, idKey } from "../jsonrpc.ts";
 import type { Json, JsonObject, JsonRpcMessage } from "../jsonrpc.ts";
 import { requestKey } from "../match/fingerprint.ts";
 import type { FingerprintOptions, RequestKey } from "../match/fingerprint.ts";
+import { markReads, ReadMarks } from "./reads.ts";
 
 /** Something the server sent while serving a trigger. */
 export type Step =
@@ -125,6 +126,7 @@ class SessionBuilder {
   constructor(
     id: string,
     private readonly options: FingerprintOptions,
+    private readonly reads: ReadMarks,
     private readonly oneStream = false,
   ) {
     this.session = { id, triggers: [], opening: [], standalone: [] };
@@ -170,6 +172,7 @@ class SessionBuilder {
       x: entry.x,
       appended: entry.appended,
     };
+    this.reads.mark(trigger);
     this.session.triggers.push(trigger);
     this.#last = trigger;
     if (trigger.isRequest) this.#open.set(idKey(msg.id), trigger);
@@ -193,6 +196,7 @@ class SessionBuilder {
         const response: RecordedFrame = { msg, t: entry.t, sse: entry.sse };
         trigger.response = withText(response, text);
         this.#open.delete(idKey(msg.id));
+        this.reads.answered(trigger);
         return;
       }
     }
@@ -241,77 +245,70 @@ class SessionBuilder {
   }
 }
 
-/** Methods that only read: they never change what a later answer says. */
-const READ_METHODS: ReadonlySet<string> = new Set([
-  "ping",
-  "server/discover",
-  "tools/list",
-  "prompts/list",
-  "prompts/get",
-  "resources/list",
-  "resources/templates/list",
-  "resources/read",
-  "completion/complete",
-]);
-
-/** Marks the requests that cannot change state, from their method and the recorded tool annotations. */
-function markReads(sessions: RecordedSession[]): void {
-  const readOnlyTools = new Set<string>();
-  for (const session of sessions) {
-    for (const trigger of session.triggers) {
-      if (trigger.key.method !== "tools/list") continue;
-      const tools = (trigger.response?.msg.result as JsonObject | undefined)?.tools;
-      if (!Array.isArray(tools)) continue;
-      for (const tool of tools as JsonObject[]) {
-        const annotations = tool?.annotations as JsonObject | undefined;
-        if (annotations?.readOnlyHint === true && typeof tool.name === "string") {
-          readOnlyTools.add(tool.name);
-        }
-      }
-    }
-  }
-  for (const session of sessions) {
-    for (const trigger of session.triggers) {
-      const { method, name } = trigger.key;
-      if (READ_METHODS.has(method) || (method === "tools/call" && readOnlyTools.has(name ?? ""))) {
-        trigger.changesState = false;
-      }
-    }
-  }
-}
-
 /** `frame` with its own text, when it has one. */
 function withText<T extends RecordedFrame | Step>(frame: T, text: string | undefined): T {
   if (text !== undefined) (frame as { text?: string }).text = text;
   return frame;
 }
 
-/** Groups a cassette's entries into sessions of triggers and reactions. */
-export function buildEpisodes(cassette: Cassette, options: FingerprintOptions = {}): Episodes {
-  const builders = new Map<string, SessionBuilder>();
-  const http = new ExchangeIndexer();
-  for (const entry of cassette.entries) {
-    http.add(entry);
+/**
+ * Builds the episodes entry by entry, so that replay can serve from a
+ * cassette still being read: what is known so far is in `sessions`.
+ */
+export class EpisodeBuilder {
+  #builders = new Map<string, SessionBuilder>();
+  #http = new ExchangeIndexer();
+  #reads = new ReadMarks();
+  /** Every session so far, in the order each first appeared. */
+  readonly sessions: RecordedSession[] = [];
+
+  constructor(
+    private readonly header: CassetteHeader,
+    private readonly options: FingerprintOptions = {},
+  ) {}
+
+  /** Adds the cassette's next entry. */
+  add(entry: Entry & { line?: number }): void {
+    this.#http.add(entry);
     const id = entry.session ?? DEFAULT_SESSION;
-    let builder = builders.get(id);
+    let builder = this.#builders.get(id);
     if (!builder) {
-      builders.set(
+      const oneStream = this.header.transport === "sse";
+      this.#builders.set(
         id,
-        builder = new SessionBuilder(id, options, cassette.header.transport === "sse"),
+        builder = new SessionBuilder(id, this.options, this.#reads, oneStream),
       );
+      this.sessions.push(builder.session);
     }
     builder.add(entry);
   }
-  const sessions = [...builders.values()].map((builder) => builder.session);
-  markReads(sessions);
-  // A session that never said anything (a probe that connected and left) serves nobody.
-  const useful = sessions.filter((session) =>
-    session.triggers.length > 0 || session.opening.length > 0
-  );
-  for (const session of sessions) {
-    for (const trigger of session.triggers) {
-      if (trigger.x !== undefined) trigger.exchange = http.index.exchanges.get(trigger.x);
+
+  /**
+   * The episodes of the whole cassette, once every entry is added. `remarked`
+   * tells that a request marked as changing state while the file was read
+   * turned out not to (a later `tools/list` marked its tool read-only): the
+   * answer books over these triggers must be rebuilt.
+   */
+  finish(): { episodes: Episodes; remarked: boolean } {
+    const sessions = this.sessions;
+    const remarked = markReads(sessions);
+    // A session that never said anything (a probe that connected and left) serves nobody.
+    const useful = sessions.filter((session) =>
+      session.triggers.length > 0 || session.opening.length > 0
+    );
+    for (const session of sessions) {
+      for (const trigger of session.triggers) {
+        if (trigger.x !== undefined) trigger.exchange = this.#http.index.exchanges.get(trigger.x);
+      }
     }
+    const episodes = { sessions: useful.length > 0 ? useful : sessions, http: this.#http.index };
+    return { episodes, remarked };
   }
-  return { sessions: useful.length > 0 ? useful : sessions, http: http.index };
+}
+
+/** Groups a cassette's entries into sessions of triggers and reactions. */
+export function buildEpisodes(cassette: Cassette, options: FingerprintOptions = {}): Episodes {
+  const builder = new EpisodeBuilder(cassette.header, options);
+  for (const entry of cassette.entries) builder.add(entry);
+  return builder.finish().episodes;
 }

@@ -22,6 +22,7 @@ import { withLiveId } from "./wire.ts";
 import { flightOf, livened } from "./flight.ts";
 import type { InFlight } from "./flight.ts";
 import { describe, isChangeNotice, malformedText, paced, settleGap } from "./steps.ts";
+import { noteMatch } from "./match_note.ts";
 
 type LiveRequest = JsonRpcMessage & { id: JsonRpcId };
 
@@ -45,7 +46,12 @@ export class ReplaySession {
 
   /** Server output recorded before the first client message (a banner). */
   async open(out: Outlet): Promise<void> {
-    for (const step of this.source.opening()) {
+    let opening = this.source.opening();
+    if (!opening) {
+      await this.source.rest();
+      opening = this.source.opening() ?? [];
+    }
+    for (const step of opening) {
       await this.#emitPassive(step, out, { cancelled: false });
     }
   }
@@ -85,18 +91,60 @@ export class ReplaySession {
     return this.#matcher?.book.unused() ?? [];
   }
 
+  /**
+   * Moves this session onto `recording`, which starts with the one it was
+   * served from so far (a streaming replay of the stateless era, once the
+   * whole file shows several sessions to pool).
+   */
+  moveTo(recording: RecordedSession): void {
+    this.recording = recording;
+    this.#matcher?.book.rebase(recording.triggers);
+  }
+
   /** The matcher of this session's recording, chosen at its first message. */
   #matching(message: JsonRpcMessage): SessionMatcher {
     if (!this.#matcher) {
-      this.recording = this.source.claimRecording(
-        requestKey(message, this.options.fingerprint).key,
+      this.#startWith(
+        this.source.claimRecording(requestKey(message, this.options.fingerprint).key),
       );
-      this.#matcher = new SessionMatcher(this.recording.triggers, this.options);
     }
-    return this.#matcher;
+    return this.#matcher!;
+  }
+
+  #startWith(recording: RecordedSession): void {
+    this.recording = recording;
+    this.#matcher = new SessionMatcher(recording.triggers, this.options);
+  }
+
+  /**
+   * While the file is still being read: the match for `key` when the part
+   * read decides it (see `takeSettled`), else undefined, and nothing taken.
+   * A user's matcher, and the recording's redaction re-applied, wait for the
+   * whole file: what they would pick may be further on.
+   */
+  #settledMatch(key: RequestKey): Match<Trigger> | undefined {
+    if (this.source.queueing || this.options.matchers?.length) return undefined;
+    if (!this.#matcher) {
+      const recording = this.source.claimSettled(key.key);
+      if (!recording) return undefined;
+      this.#startWith(recording);
+    }
+    const triggers = this.recording!.triggers;
+    const last = triggers[triggers.length - 1];
+    // Complete: answered (a notification needs no answer), and a later
+    // client message read, so nothing more the server sent can join it.
+    const settled = (trigger: Trigger) =>
+      trigger !== last && (!trigger.isRequest || trigger.response !== undefined);
+    return this.#matcher!.book.takeSettled(key, settled);
   }
 
   async #request(message: LiveRequest, out: Outlet): Promise<void> {
+    if (!this.source.complete) {
+      const key = requestKey(message, this.options.fingerprint);
+      const match = this.#settledMatch(key);
+      if (match) return await this.#serveMatch(message, key, match, out);
+      await this.source.rest();
+    }
     const matcher = this.#matching(message);
     // Awaited only when rewritten: a request that matches as sent is answered without a pause.
     const keyed = matcher.keyOf(message);
@@ -109,8 +157,12 @@ export class ReplaySession {
       return await this.#failMatcher(message, key, error, out);
     }
     if (!match) return await this.#miss(message, key, matcher, out);
+    await this.#serveMatch(message, key, match, out);
+  }
+
+  async #serveMatch(message: LiveRequest, key: RequestKey, match: Match<Trigger>, out: Outlet) {
     const trigger = match.item;
-    this.#noteMatch(key, match);
+    noteMatch(this.sink, this.options, key, match);
     out.begin?.(trigger);
     if (!trigger.response && !trigger.cancelled) {
       return await this.#unanswered(message, trigger, out);
@@ -125,28 +177,6 @@ export class ReplaySession {
       await this.#serve(message, trigger, flight, out, match.kind === "repeat");
     } finally {
       this.#inFlight.delete(idKey(message.id));
-    }
-  }
-
-  /** Reports how a request was matched when that was anything but in order and exact. */
-  #noteMatch(key: RequestKey, match: Match<Trigger>): void {
-    const trigger = match.item;
-    const { report } = this.sink;
-    this.sink.noteUse(trigger, match);
-    if (match.kind === "repeat") {
-      report.repeats.push(describe(trigger));
-      this.options.log?.(`repeating the last recorded answer to ${describe(trigger)}`);
-    } else if (match.kind === "inexact") {
-      const text = `${key.key} answered with the recording of ${trigger.key.key}`;
-      report.inexact.push(text);
-      this.options.log?.(`inexact match: ${text}`);
-    }
-    if (match.outOfOrder) {
-      const text = `${
-        describe(trigger)
-      } answered with the recording at cassette line ${trigger.line}, made after a request this session has not made`;
-      report.outOfOrder.push(text);
-      this.options.log?.(`out of order: ${text}`);
     }
   }
 
@@ -311,6 +341,12 @@ export class ReplaySession {
   }
 
   async #notification(message: JsonRpcMessage, out: Outlet): Promise<void> {
+    if (!this.source.complete) {
+      const key = requestKey(message, this.options.fingerprint);
+      const match = this.#settledMatch(key);
+      if (match) return await this.#react(match, out);
+      await this.source.rest();
+    }
     if (message.method === "notifications/cancelled") {
       const requestId = (message.params as JsonObject | undefined)?.requestId;
       const flight = requestId === undefined
@@ -323,7 +359,12 @@ export class ReplaySession {
     const key = keyed instanceof Promise ? await keyed : keyed;
     if (!matcher.book.has(key)) return; // Client notifications are accepted silently.
     const match = matcher.book.take(key);
-    if (!match || match.kind === "repeat") return;
+    if (match) await this.#react(match, out);
+  }
+
+  /** What the server did on a recorded client notification, done again. */
+  async #react(match: Match<Trigger>, out: Outlet): Promise<void> {
+    if (match.kind === "repeat") return;
     const flight: InFlight = { cancelled: false };
     let last = match.item.t;
     for (const step of match.item.steps) {

@@ -14,10 +14,18 @@ import type { ReplayReport } from "./report.ts";
 export interface RecordingSource {
   /** The era the cassette was recorded in. */
   readonly era: Era;
-  /** Server output recorded before the first client message. */
-  opening(): RecordedSession["opening"];
+  /** Server output recorded before the first client message; undefined until the part read tells. */
+  opening(): RecordedSession["opening"] | undefined;
   /** The recorded session for a connection whose first client message has this key. */
   claimRecording(firstKey: string): RecordedSession;
+  /** The same while the file is read, when the part read decides; else undefined. */
+  claimSettled(firstKey: string): RecordedSession | undefined;
+  /** True once the whole file is read (it always is, but for a streaming replay). */
+  readonly complete: boolean;
+  /** True when a message waits for the rest of the file: later ones must wait behind it. */
+  readonly queueing: boolean;
+  /** Waits for the rest of the file (and makes later messages wait behind this one). */
+  rest(): Promise<void>;
   /** True when any recorded session holds a request of this method. */
   recordsMethod(method: string): boolean;
 }

@@ -49,10 +49,19 @@ export async function serveStdio(
     if (work) track(work);
   };
   const reading = readLines(options.input, out, handle, (error) => track(outlet.send(error)));
-  await Promise.race([reading, disconnected]);
-  if (!out.closed) await Promise.race([Promise.allSettled([...inFlight]), disconnected]);
-  session.close();
-  await out.close();
+  // A streaming engine may find a bad line after the first answers: the replay stops with it.
+  const loadFailed = engine.loaded.then(() => new Promise<never>(() => {}));
+  try {
+    await Promise.race([reading, disconnected, loadFailed]);
+    if (!out.closed) {
+      await Promise.race([Promise.allSettled([...inFlight]), disconnected, loadFailed]);
+    }
+    // The report covers the whole recording, read to its end.
+    await engine.loaded;
+  } finally {
+    session.close();
+    await out.close();
+  }
   return engine.finish();
 }
 
