@@ -36,7 +36,9 @@ export class ReplayEngine implements RecordingSource, ReportSink {
   #builder: EpisodeBuilder;
   #complete = false;
   #loaded: Promise<void> = Promise.resolve();
-  #queueing = false;
+  #waiting = 0;
+  #tail: Promise<void> = Promise.resolve();
+  #batchRead = deferred();
 
   constructor(readonly cassette: Cassette, readonly options: ReplayOptions = {}) {
     this.#builder = new EpisodeBuilder(cassette.header, options.fingerprint);
@@ -88,22 +90,39 @@ export class ReplayEngine implements RecordingSource, ReportSink {
   }
 
   /**
-   * The rest of the file: every message that arrives from now until it is
-   * read waits too, so that messages are still matched in the order they
-   * came.
+   * A place in the line of messages that wait for more of the file: `ready`
+   * resolves once every message that queued before has been decided, and
+   * `done` lets the next one go. Messages are matched in the order they came.
    */
-  rest(): Promise<void> {
-    if (!this.#complete) this.#queueing = true;
-    return this.#loaded;
+  queue(): { ready: Promise<void>; done: () => void } {
+    const ready = this.#tail;
+    let done = () => {};
+    this.#tail = new Promise<void>((resolve) => (done = resolve));
+    this.#waiting++;
+    return {
+      ready,
+      done: () => {
+        this.#waiting--;
+        done();
+      },
+    };
   }
 
-  /** True when a message has had to wait for the rest of the file: later ones wait behind it. */
+  /** True when a message waits for more of the file: later ones must queue behind it. */
   get queueing(): boolean {
-    return this.#queueing && !this.#complete;
+    return this.#waiting > 0 && !this.#complete;
+  }
+
+  /** Resolves once the next batch of the file is read (or the whole file); rejects if it is bad. */
+  progress(): Promise<void> {
+    return Promise.race([this.#batchRead.promise, this.#loaded]);
   }
 
   #ingest(batch: readonly LocatedEntry[]): void {
     for (const entry of batch) this.#builder.add(entry);
+    const read = this.#batchRead;
+    this.#batchRead = deferred();
+    read.resolve();
   }
 
   async #readRest(stream: CassetteStream, batches: AsyncIterator<LocatedEntry[]>): Promise<void> {
@@ -283,4 +302,11 @@ function mergeSessions(sessions: RecordedSession[]): RecordedSession {
     opening: sessions[0]?.opening ?? [],
     standalone: [],
   };
+}
+
+/** A promise with its resolve function. */
+function deferred(): { promise: Promise<void>; resolve: () => void } {
+  let resolve = () => {};
+  const promise = new Promise<void>((done) => (resolve = done));
+  return { promise, resolve };
 }

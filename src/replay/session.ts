@@ -23,6 +23,7 @@ import { flightOf, livened } from "./flight.ts";
 import type { InFlight } from "./flight.ts";
 import { describe, isChangeNotice, malformedText, paced, settleGap } from "./steps.ts";
 import { noteMatch } from "./match_note.ts";
+import { whenSettled } from "./settling.ts";
 
 type LiveRequest = JsonRpcMessage & { id: JsonRpcId };
 
@@ -47,9 +48,9 @@ export class ReplaySession {
   /** Server output recorded before the first client message (a banner). */
   async open(out: Outlet): Promise<void> {
     let opening = this.source.opening();
-    if (!opening) {
-      await this.source.rest();
-      opening = this.source.opening() ?? [];
+    while (!opening) {
+      await this.source.progress();
+      opening = this.source.opening();
     }
     for (const step of opening) {
       await this.#emitPassive(step, out, { cancelled: false });
@@ -123,7 +124,7 @@ export class ReplaySession {
    * whole file: what they would pick may be further on.
    */
   #settledMatch(key: RequestKey): Match<Trigger> | undefined {
-    if (this.source.queueing || this.options.matchers?.length) return undefined;
+    if (this.options.matchers?.length) return undefined;
     if (!this.#matcher) {
       const recording = this.source.claimSettled(key.key);
       if (!recording) return undefined;
@@ -141,9 +142,8 @@ export class ReplaySession {
   async #request(message: LiveRequest, out: Outlet): Promise<void> {
     if (!this.source.complete) {
       const key = requestKey(message, this.options.fingerprint);
-      const match = this.#settledMatch(key);
+      const match = await whenSettled(this.source, () => this.#settledMatch(key));
       if (match) return await this.#serveMatch(message, key, match, out);
-      await this.source.rest();
     }
     const matcher = this.#matching(message);
     // Awaited only when rewritten: a request that matches as sent is answered without a pause.
@@ -343,9 +343,8 @@ export class ReplaySession {
   async #notification(message: JsonRpcMessage, out: Outlet): Promise<void> {
     if (!this.source.complete) {
       const key = requestKey(message, this.options.fingerprint);
-      const match = this.#settledMatch(key);
+      const match = await whenSettled(this.source, () => this.#settledMatch(key));
       if (match) return await this.#react(match, out);
-      await this.source.rest();
     }
     if (message.method === "notifications/cancelled") {
       const requestId = (message.params as JsonObject | undefined)?.requestId;

@@ -22,10 +22,12 @@ export interface RecordingSource {
   claimSettled(firstKey: string): RecordedSession | undefined;
   /** True once the whole file is read (it always is, but for a streaming replay). */
   readonly complete: boolean;
-  /** True when a message waits for the rest of the file: later ones must wait behind it. */
+  /** True when a message waits for more of the file: later ones must queue behind it. */
   readonly queueing: boolean;
-  /** Waits for the rest of the file (and makes later messages wait behind this one). */
-  rest(): Promise<void>;
+  /** A place in that queue: `ready` once the messages before are decided; `done` to leave it. */
+  queue(): { ready: Promise<void>; done: () => void };
+  /** Resolves once more of the file is read. */
+  progress(): Promise<void>;
   /** True when any recorded session holds a request of this method. */
   recordsMethod(method: string): boolean;
 }
