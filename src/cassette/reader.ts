@@ -176,6 +176,9 @@ export async function* readCassetteLines(path: string): AsyncGenerator<CassetteL
  */
 const BATCH_LINES = 256;
 
+/** The first batch is smaller still: it is read before replay starts serving. */
+const FIRST_BATCH_LINES = 32;
+
 /**
  * The header and entries, up to {@linkcode BATCH_LINES} at a time: one async
  * step per batch rather than per line, which cost a small cassette's load at
@@ -194,7 +197,7 @@ async function* readLines(path: string, foreignIsSignal: boolean): AsyncGenerato
     for await (const batch of batches) {
       let items: CassetteLine[] = [];
       for (const text of batch) {
-        if (items.length >= BATCH_LINES) {
+        if (items.length >= (lineNumber <= BATCH_LINES ? FIRST_BATCH_LINES : BATCH_LINES)) {
           yield items;
           items = [];
         }
