@@ -14,12 +14,11 @@
  *
  * @module
  */
-import { loadCassette } from "../cassette/reader.ts";
 import type { Entry } from "../cassette/format.ts";
 import { describeTarget, openTransport } from "../client/target.ts";
 import type { ServerTarget } from "../client/target.ts";
 import { DEFAULT_REQUEST_TIMEOUT_MS } from "../client/connection.ts";
-import { buildPlan } from "./plan.ts";
+import { planFile } from "./plan.ts";
 import type { VerifyPlan } from "./plan.ts";
 import { compileIgnorePaths } from "./normalize.ts";
 import { runVerify } from "./run.ts";
@@ -55,8 +54,8 @@ export interface VerifyOptions {
 
 /** Loads, plans, runs and grades; optionally writes the fresh cassette. */
 export async function verifyCassette(options: VerifyOptions): Promise<VerifyReport> {
-  const cassette = await loadCassette(options.cassette);
-  const built = buildPlan(cassette, { allowDestructive: options.allowDestructive });
+  // Streamed: the plan keeps the client's requests and their answers, not the file.
+  const built = await planFile(options.cassette, { allowDestructive: options.allowDestructive });
   const plan = options.choose ? options.choose(built) : built;
   const entries: Entry[] = [];
   const report = await runVerify(plan, {
