@@ -151,6 +151,32 @@ test("answers out of order: the streamed pairing and surface equal the whole-fil
     'tool "a" is listed twice (first at /msg/result/tools/0); clients keep one of them silently',
   );
   assert.equal(duplicate?.line, 8);
+  // What the whole-file inspect gave for these entries before it streamed.
+  const report = inspectCassette(subject);
+  assert.deepEqual(
+    report.methods.map((m) => [m.dir, m.method, m.kind, m.count, m.answered, m.latency?.max]),
+    [
+      ["c2s", "initialize", "request", 2, 2, 3],
+      ["c2s", "notifications/cancelled", "notification", 1, 0, undefined],
+      ["c2s", "ping", "request", 2, 0, undefined],
+      ["c2s", "tools/call", "request", 1, 0, undefined],
+      ["c2s", "tools/list", "request", 2, 2, 3],
+      ["s2c", "notifications/message", "notification", 1, 0, undefined],
+      ["s2c", "sampling/createMessage", "request", 1, 0, undefined],
+    ],
+  );
+  assert.deepEqual(report.serverInitiated, {
+    requests: [{
+      method: "sampling/createMessage",
+      id: 1,
+      session: "default",
+      line: 15,
+      t: 13,
+      answered: false,
+    }],
+    notifications: [{ method: "notifications/message", count: 1 }],
+  });
+  assert.deepEqual([report.surface.tools, report.messages, report.entries], [3, 15, 15]);
 });
 
 test("diff of two streamed files equals the diff of the loaded ones", async () => {
