@@ -11,7 +11,7 @@
  *
  * @module
  */
-import { feedCassette, streamCassette } from "../cassette/entries.ts";
+import { feedCassette, feedCassetteFile } from "../cassette/entries.ts";
 import type { Cassette } from "../cassette/reader.ts";
 import { InspectRun, TimelineRun } from "./run.ts";
 import type { InspectReport, TimelineRow } from "./types.ts";
@@ -33,7 +33,7 @@ export function inspectCassette(cassette: Cassette): InspectReport {
  */
 export async function inspectFile(path: string): Promise<InspectReport> {
   const run = new InspectRun();
-  await streamCassette(path, run);
+  await feedCassetteFile(path, run);
   return run.finish();
 }
 
@@ -47,7 +47,7 @@ export function timeline(cassette: Cassette, grep?: string): TimelineRow[] {
 /** The timeline of the cassette at `path`, streamed (only the rows are kept). */
 export async function timelineOfFile(path: string, grep?: string): Promise<TimelineRow[]> {
   const run = new TimelineRun(grep);
-  await streamCassette(path, run);
+  await feedCassetteFile(path, run);
   return run.finish();
 }
 

@@ -11,7 +11,7 @@
  *
  * @module
  */
-import { feedCassette, streamCassette } from "../cassette/entries.ts";
+import { feedCassette, feedCassetteFile } from "../cassette/entries.ts";
 import type { Cassette } from "../cassette/reader.ts";
 import { extractSurface, latestItems } from "../surface/mod.ts";
 import { latestOf, readSurface } from "../surface/stream.ts";
@@ -77,7 +77,7 @@ export function lintCassette(cassette: Cassette, options: LintOptions = {}): Fin
  */
 export async function lintFile(path: string, options: LintOptions = {}): Promise<Finding[]> {
   const run = runFor(options);
-  await streamCassette(path, run);
+  await feedCassetteFile(path, run);
   return run.finish();
 }
 

@@ -8,7 +8,7 @@
  */
 import type { Direction } from "../cassette/format.ts";
 import type { LocatedEntry } from "../cassette/reader.ts";
-import { streamCassette } from "../cassette/entries.ts";
+import { feedCassetteFile } from "../cassette/entries.ts";
 import type { CassetteSink, CassetteStart } from "../cassette/entries.ts";
 import { idKey } from "../jsonrpc.ts";
 import type { Json } from "../jsonrpc.ts";
@@ -222,6 +222,6 @@ export class SurfaceSink implements CassetteSink {
 /** The surface of the cassette at `path`, streamed. */
 export async function readSurface(path: string): Promise<FileSurface> {
   const sink = new SurfaceSink();
-  await streamCassette(path, sink);
+  await feedCassetteFile(path, sink);
   return sink.finish();
 }

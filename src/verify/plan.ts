@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { feedCassette, streamCassette } from "../cassette/entries.ts";
+import { feedCassette, feedCassetteFile } from "../cassette/entries.ts";
 import type { CassetteSink, CassetteStart } from "../cassette/entries.ts";
 import type { Cassette, LocatedEntry } from "../cassette/reader.ts";
 import { CassetteError } from "../errors.ts";
@@ -189,7 +189,7 @@ export function buildPlan(cassette: Cassette, options: PlanOptions = {}): Verify
 /** Reads the plan out of the cassette at `path`, streaming it (the entries are not kept). */
 export async function planFile(path: string, options: PlanOptions = {}): Promise<VerifyPlan> {
   const builder = new PlanBuilder(options);
-  await streamCassette(path, builder);
+  await feedCassetteFile(path, builder);
   return builder.finish();
 }
 
