@@ -6,8 +6,7 @@
 import type { Command } from "../cli/command.ts";
 import { flag, stringOption } from "../cli/command.ts";
 import { colorEnabled, paintLines, printOut } from "../cli/output.ts";
-import { loadCassette } from "../cassette/reader.ts";
-import { diffCassettes, formatDiffText } from "../diff/mod.ts";
+import { diffFiles, formatDiffText } from "../diff/mod.ts";
 import { ExitCode, UsageError } from "../errors.ts";
 import { stableStringify } from "../json.ts";
 
@@ -46,9 +45,8 @@ export const command: Command = {
       throw new UsageError(`--format must be text or json, not "${format}"`);
     }
     const [oldPath, newPath] = positionals;
-    const diff = diffCassettes(await loadCassette(oldPath), await loadCassette(newPath), {
-      toolsOnly: flag(values, "tools-only"),
-    });
+    // Streamed: only each file's listed items are kept.
+    const diff = await diffFiles(oldPath, newPath, { toolsOnly: flag(values, "tools-only") });
     await printOut(
       format === "json"
         ? stableStringify(diff) + "\n"

@@ -6,12 +6,40 @@
 import type { Command } from "../cli/command.ts";
 import { flag, stringOption } from "../cli/command.ts";
 import { printErr } from "../cli/output.ts";
-import { importForeign } from "../cassette/import.ts";
+import { convertForeign } from "../cassette/import/stream.ts";
 import { CassetteWriter } from "../cassette/writer.ts";
 import { checkOutputPath } from "../cassette/open.ts";
 import type { Entry } from "../cassette/format.ts";
 import { CassetteError, ExitCode, UsageError } from "../errors.ts";
 import { runtime } from "../runtime/mod.ts";
+
+/**
+ * Writes the conversion of `input` to `output` as it is read; the file
+ * appears only once complete (an error leaves `output` as it was).
+ */
+async function writeConverted(input: string, output: string) {
+  let writer: CassetteWriter | undefined;
+  let entries = 0;
+  let source = "";
+  let torn: { line: number } | undefined;
+  try {
+    for await (const item of convertForeign(input)) {
+      if (item.kind === "header") {
+        source = item.source;
+        writer = await CassetteWriter.open(output, { header: item.header, aside: true });
+      } else if (item.kind === "entry") {
+        const { line: _line, ...entry } = item.entry;
+        writer!.append(entry as Entry);
+        entries++;
+      } else torn = { line: item.line };
+    }
+    await writer!.close();
+  } catch (error) {
+    await writer?.abandon();
+    throw error;
+  }
+  return { entries, source, torn };
+}
 
 /** The `import` command. */
 export const command: Command = {
@@ -46,17 +74,9 @@ export const command: Command = {
     if (!flag(values, "force") && await runtime.stat(output)) {
       throw new CassetteError(`${output} already exists (use --force to overwrite it)`);
     }
-    const cassette = await importForeign(input);
-    const writer = await CassetteWriter.open(output, { header: cassette.header });
-    for (const located of cassette.entries) {
-      const { line: _line, ...entry } = located;
-      writer.append(entry as Entry);
-    }
-    await writer.close();
-    const torn = cassette.torn ? ` (dropped a torn last line ${cassette.torn.line})` : "";
-    printErr(
-      `${input}: converted ${cassette.entries.length} entries from ${cassette.importedFrom} into ${output}${torn}`,
-    );
+    const { entries, source, torn } = await writeConverted(input, output);
+    const dropped = torn ? ` (dropped a torn last line ${torn.line})` : "";
+    printErr(`${input}: converted ${entries} entries from ${source} into ${output}${dropped}`);
     return ExitCode.Ok;
   },
 };

@@ -10,7 +10,15 @@ import { loadCassette } from "../cassette/reader.ts";
 import type { Cassette } from "../cassette/reader.ts";
 import type { Entry } from "../cassette/format.ts";
 import { CassetteError, ExitCode, UsageError } from "../errors.ts";
-import { formatReportText, formatTimelineText, inspectCassette, timeline } from "../inspect/mod.ts";
+import {
+  formatReportText,
+  formatTimelineText,
+  inspectCassette,
+  inspectFile,
+  timeline,
+  timelineOfFile,
+} from "../inspect/mod.ts";
+import type { InspectReport, TimelineRow } from "../inspect/mod.ts";
 import { stableStringify } from "../json.ts";
 import { listMessages } from "../surface/mod.ts";
 import { loadCommands } from "../cli/registry.ts";
@@ -130,21 +138,25 @@ export const command: Command = {
     if (format !== "text" && format !== "json") {
       throw new UsageError(`--format must be text or json, not "${format}"`);
     }
-    const cassette = await loadCassette(positionals[0]);
+    const path = positionals[0];
     const grep = stringOption(values, "grep");
     const showTimeline = flag(values, "timeline") || grep !== undefined;
     const faultsPath = stringOption(values, "faults");
-    const faults = faultsPath ? await dryRun(cassette, faultsPath) : undefined;
+    // The fault dry run needs the recorded requests whole; everything else streams the file.
+    const cassette = faultsPath ? await loadCassette(path) : undefined;
+    const faults = cassette && faultsPath ? await dryRun(cassette, faultsPath) : undefined;
+    const report = (): Promise<InspectReport> | InspectReport =>
+      cassette ? inspectCassette(cassette) : inspectFile(path);
+    const rows = (): Promise<TimelineRow[]> | TimelineRow[] =>
+      cassette ? timeline(cassette, grep) : timelineOfFile(path, grep);
     if (format === "json") {
-      const output: Record<string, unknown> = { ...inspectCassette(cassette) };
-      if (showTimeline) output.timeline = timeline(cassette, grep);
+      const output: Record<string, unknown> = { ...await report() };
+      if (showTimeline) output.timeline = await rows();
       if (faults) output.faults = faults;
       await printOut(stableStringify(output) + "\n");
       return ExitCode.Ok;
     }
-    let text = showTimeline
-      ? formatTimelineText(timeline(cassette, grep))
-      : formatReportText(inspectCassette(cassette));
+    let text = showTimeline ? formatTimelineText(await rows()) : formatReportText(await report());
     if (faults) text += (text.endsWith("\n\n") ? "" : "\n") + formatDryRun(faults);
     await printOut(text);
     return ExitCode.Ok;

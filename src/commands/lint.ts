@@ -6,11 +6,9 @@
 import type { Command } from "../cli/command.ts";
 import { stringList, stringOption } from "../cli/command.ts";
 import { colorEnabled, paintLines, printOut } from "../cli/output.ts";
-import { loadCassette } from "../cassette/reader.ts";
-import type { Cassette } from "../cassette/reader.ts";
 import { ExitCode, UsageError } from "../errors.ts";
-import { atLeast, knownRules, lintCassette, loadPack } from "../lint/mod.ts";
-import type { Finding, PatternRule, Severity } from "../lint/mod.ts";
+import { atLeast, knownRules, lintFile, loadPack, readBaseline } from "../lint/mod.ts";
+import type { Finding, LintBaseline, PatternRule, Severity } from "../lint/mod.ts";
 import { formatJson, formatSarif, formatText } from "../lint/report.ts";
 
 /** Splits repeatable, comma-separated values. */
@@ -108,18 +106,13 @@ export const command: Command = {
     const select = list(stringList(values, "select"));
     const ignore = list(stringList(values, "ignore"));
     const baselinePath = stringOption(values, "baseline");
-    const baseline: Cassette | undefined = baselinePath
-      ? await loadCassette(baselinePath)
+    // Streamed: each file's lines pass once, only findings and listed items stay.
+    const baseline: LintBaseline | undefined = baselinePath
+      ? await readBaseline(baselinePath)
       : undefined;
     const findings: Finding[] = [];
     for (const path of positionals) {
-      const cassette = await loadCassette(path);
-      findings.push(...lintCassette(cassette, {
-        packs,
-        baseline,
-        select,
-        ignore,
-      }));
+      findings.push(...await lintFile(path, { packs, baseline, select, ignore }));
     }
     const threshold = failOn as Severity;
     const text = format === "json"

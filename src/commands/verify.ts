@@ -10,13 +10,12 @@ import { flag, positiveInt, stringList, stringOption } from "../cli/command.ts";
 import { colorEnabled, printOut } from "../cli/output.ts";
 import { ExitCode, UsageError } from "../errors.ts";
 import { runtime } from "../runtime/mod.ts";
-import { loadCassette } from "../cassette/reader.ts";
 // Registers the Streamable HTTP client transport for `verify --url`.
 import { describeTarget } from "../client/target.ts";
 import type { ServerTarget } from "../client/target.ts";
 import { GRADE_LETTERS, meetsGrade } from "../verify/grade.ts";
 import type { GradeLetter } from "../verify/grade.ts";
-import { buildPlan } from "../verify/plan.ts";
+import { planFile } from "../verify/plan.ts";
 import type { VerifyPlan } from "../verify/plan.ts";
 import { compileIgnorePaths } from "../verify/normalize.ts";
 import {
@@ -193,7 +192,7 @@ export const command: Command = {
     const choose = await planChooserFromFlags(input.values, cassettePath);
     if (flag(input.values, "dry-run")) {
       optionalTarget(input);
-      const built = buildPlan(await loadCassette(cassettePath), { allowDestructive });
+      const built = await planFile(cassettePath, { allowDestructive });
       const plan = choose ? choose(built) : built;
       await printOut(
         flag(input.values, "json") ? dryRunJson(plan) : formatDryRun(cassettePath, plan),

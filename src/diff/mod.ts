@@ -14,7 +14,8 @@
 import type { Cassette } from "../cassette/reader.ts";
 import { stableStringify } from "../json.ts";
 import type { Json, JsonObject } from "../jsonrpc.ts";
-import { extractSurface, latestItems } from "../surface/mod.ts";
+import { extractSurface } from "../surface/mod.ts";
+import { latestOf, readSurface } from "../surface/stream.ts";
 import type { SurfaceItem, SurfaceKind } from "../surface/mod.ts";
 import { diffSchema } from "./schema.ts";
 import type { Change } from "./schema.ts";
@@ -126,17 +127,57 @@ export function diffItem(kind: SurfaceKind, before: JsonObject, after: JsonObjec
 
 const KIND_ORDER: SurfaceKind[] = ["tool", "prompt", "resource", "template"];
 
+/** What diff compares of one cassette: its listed items and which kinds it listed. */
+export interface ListedSurface {
+  path: string;
+  items: readonly SurfaceItem[];
+  listed: ReadonlySet<SurfaceKind>;
+}
+
+/** Options of the comparison. */
+export interface DiffOptions {
+  toolsOnly?: boolean;
+}
+
 /** Compares the surfaces of two cassettes. */
 export function diffCassettes(
   old: Cassette,
   now: Cassette,
-  options: { toolsOnly?: boolean } = {},
+  options: DiffOptions = {},
 ): SurfaceDiff {
-  const oldSurface = extractSurface(old.entries);
-  const newSurface = extractSurface(now.entries);
+  const surfaceOf = (cassette: Cassette): ListedSurface => {
+    const { items, listed } = extractSurface(cassette.entries);
+    return { path: cassette.path, items, listed };
+  };
+  return diffSurfaces(surfaceOf(old), surfaceOf(now), options);
+}
+
+/**
+ * Compares the cassettes at two paths, streaming each: only the listed
+ * items are kept, not the files. Equal to {@linkcode diffCassettes} of the
+ * loaded files.
+ */
+export async function diffFiles(
+  oldPath: string,
+  newPath: string,
+  options: DiffOptions = {},
+): Promise<SurfaceDiff> {
+  const read = async (path: string): Promise<ListedSurface> => {
+    const { surface } = await readSurface(path);
+    return { path, items: surface.items, listed: surface.listed };
+  };
+  return diffSurfaces(await read(oldPath), await read(newPath), options);
+}
+
+/** Compares two surfaces. */
+export function diffSurfaces(
+  oldSurface: ListedSurface,
+  newSurface: ListedSurface,
+  options: DiffOptions = {},
+): SurfaceDiff {
   const kinds = options.toolsOnly ? (["tool"] as SurfaceKind[]) : KIND_ORDER;
-  const before = latestItems(oldSurface);
-  const after = latestItems(newSurface);
+  const before = latestOf(oldSurface.items);
+  const after = latestOf(newSurface.items);
   const items: ItemDiff[] = [];
   const unlisted: SurfaceDiff["unlisted"] = [];
   for (const kind of kinds) {
@@ -173,8 +214,8 @@ export function diffCassettes(
     }
   }
   return {
-    old: old.path,
-    new: now.path,
+    old: oldSurface.path,
+    new: newSurface.path,
     changed: items.length > 0,
     breaking: items.some((item) => item.breaking),
     items,

@@ -5,171 +5,186 @@
  *
  * @module
  */
-import type { Cassette } from "../cassette/reader.ts";
+import type { CassetteHeader } from "../cassette/format.ts";
+import type { LocatedEntry } from "../cassette/reader.ts";
 import type { JsonObject } from "../jsonrpc.ts";
-import type { Exchange, LocatedMessage, Pairing, Surface } from "../surface/mod.ts";
-import { paramsOf, resultOf } from "../surface/mod.ts";
+import type { LocatedMessage } from "../surface/mod.ts";
+import { paramsOf } from "../surface/mod.ts";
+import type { OrderedExchange, PairStep, StreamedSurface } from "../surface/stream.ts";
 import type { Finding } from "./types.ts";
-
-type Emit = (
-  rule: string,
-  line: number,
-  pointer: string,
-  message: string,
-  excerpt?: string,
-) => void;
 
 function describe(message: LocatedMessage): string {
   const id = JSON.stringify(message.id);
   return message.method ? `${message.method} (id ${id})` : `id ${id}`;
 }
 
-function firstHandshake(exchanges: readonly Exchange[]): Exchange | undefined {
-  return exchanges.find((exchange) =>
-    exchange.request.dir === "c2s" &&
-    (exchange.request.method === "initialize" || exchange.request.method === "server/discover") &&
-    resultOf(exchange.response) !== undefined
-  );
-}
+const cancelKey = (session: string, id: unknown) => `${session}\u0000${JSON.stringify(id)}`;
 
-function checkHeader(cassette: Cassette, pairing: Pairing, surface: Surface, emit: Emit) {
-  const header = cassette.header;
-  const handshake = firstHandshake(pairing.exchanges);
-  if (handshake) {
-    const seenEra = handshake.request.method === "initialize" ? "legacy" : "modern";
-    // A stdio header is written before the first exchange: without an era it
-    // leaves the era to the frames (as replay reads it), so only HTTP's absent era means legacy.
-    const claimed = header.era ?? (header.transport === "stdio" ? seenEra : "legacy");
-    if (seenEra !== claimed) {
-      emit(
-        "MCL001",
-        1,
-        "/era",
-        `header says era "${claimed}" but the session opened with ${handshake.request.method} (${seenEra})`,
-      );
-    }
-  }
-  const httpEntry = cassette.entries.find((entry) =>
-    entry.type.startsWith("http-") || entry.type === "sse-event"
-  );
-  if (header.transport === "stdio" && httpEntry) {
-    emit(
-      "MCL002",
-      1,
-      "/transport",
-      `header says transport "stdio" but line ${httpEntry.line} is an ${httpEntry.type} entry`,
-    );
-  }
-  const stdioOnly = cassette.entries.find((entry) =>
-    entry.type === "session" && entry.exitCode !== undefined
-  );
-  if (header.transport !== "stdio" && stdioOnly) {
-    emit(
-      "MCL002",
-      1,
-      "/transport",
-      `header says transport "${header.transport}" but line ${stdioOnly.line} records a process exit code`,
-    );
-  }
-  const server = surface.server;
-  if (!server) return;
-  if (
-    header.protocolVersion !== undefined && server.protocolVersion !== undefined &&
-    header.protocolVersion !== server.protocolVersion
-  ) {
-    emit(
-      "MCL003",
-      1,
-      "/protocolVersion",
-      `header says protocol ${header.protocolVersion} but the server negotiated ${server.protocolVersion} (line ${server.line})`,
-    );
-  }
-  for (const field of ["name", "version"] as const) {
-    const claimed = header.server?.[field];
-    const said = server[field];
-    if (claimed !== undefined && said !== undefined && claimed !== said) {
-      emit(
-        "MCL004",
-        1,
-        `/server/${field}`,
-        `header says server ${field} "${claimed}" but serverInfo (line ${server.line}) says "${said}"`,
-      );
-    }
-  }
-}
+/**
+ * The consistency rules, fed message by message: what they keep across lines
+ * is the header, the first line of each transport-telling entry, the requests
+ * still unanswered and the ids of cancelled requests.
+ */
+export class ConsistencyRules {
+  private readonly findings: Finding[] = [];
+  private header?: CassetteHeader;
+  private firstHttp?: LocatedEntry["line"];
+  private firstHttpType?: string;
+  private firstExit?: number;
+  private readonly unanswered = new Set<OrderedExchange>();
+  private readonly cancelled = new Set<string>();
 
-function cancelledIds(messages: readonly LocatedMessage[]): Set<string> {
-  const ids = new Set<string>();
-  for (const message of messages) {
-    if (message.method !== "notifications/cancelled") continue;
-    const requestId = (paramsOf(message) as JsonObject | undefined)?.requestId;
-    if (requestId !== undefined) ids.add(`${message.session}\u0000${JSON.stringify(requestId)}`);
-  }
-  return ids;
-}
+  constructor(private readonly file: string) {}
 
-/** Runs the consistency rules. */
-export function consistencyFindings(
-  cassette: Cassette,
-  messages: readonly LocatedMessage[],
-  pairing: Pairing,
-  surface: Surface,
-): Finding[] {
-  const findings: Finding[] = [];
-  const emit: Emit = (rule, line, pointer, message, excerpt) =>
-    findings.push({
+  private emit(rule: string, line: number, pointer: string, message: string, excerpt?: string) {
+    this.findings.push({
       rule,
       severity: SEVERITY[rule],
       message,
-      file: cassette.path,
+      file: this.file,
       line,
       pointer,
       ...(excerpt ? { excerpt } : {}),
     });
-  checkHeader(cassette, pairing, surface, emit);
-  for (const orphan of pairing.orphans) {
-    emit(
-      "MCL005",
-      orphan.line,
-      orphan.pointer,
-      `${orphan.dir} response to ${
-        describe(orphan)
-      } answers no request of session "${orphan.session}"`,
-    );
   }
-  for (const { first, again } of pairing.duplicates) {
-    emit(
-      "MCL006",
-      again.line,
-      again.pointer,
-      `${again.dir} request ${
-        describe(again)
-      } reuses the id of line ${first.line} in session "${again.session}"`,
-    );
+
+  /** The cassette header. */
+  start(header: CassetteHeader): void {
+    this.header = header;
   }
-  const cancelled = cancelledIds(messages);
-  for (const exchange of pairing.exchanges) {
-    const request = exchange.request;
+
+  /** Each entry, before its messages. */
+  entry(entry: LocatedEntry): void {
     if (
-      exchange.response || cancelled.has(`${request.session}\u0000${JSON.stringify(request.id)}`)
-    ) continue;
-    emit(
-      "MCL007",
-      request.line,
-      request.pointer,
-      `${request.dir} request ${describe(request)} was never answered`,
-    );
+      this.firstHttp === undefined && (entry.type.startsWith("http-") || entry.type === "sse-event")
+    ) {
+      this.firstHttp = entry.line;
+      this.firstHttpType = entry.type;
+    }
+    if (this.firstExit === undefined && entry.type === "session" && entry.exitCode !== undefined) {
+      this.firstExit = entry.line;
+    }
   }
-  if (cassette.torn) {
-    emit(
+
+  /** Each message with what it did to the pairing. */
+  message(message: LocatedMessage, step: PairStep): void {
+    if (message.method === "notifications/cancelled") {
+      const requestId = (paramsOf(message) as JsonObject | undefined)?.requestId;
+      if (requestId !== undefined) this.cancelled.add(cancelKey(message.session, requestId));
+    }
+    if (step.kind === "orphan") {
+      this.emit(
+        "MCL005",
+        message.line,
+        message.pointer,
+        `${message.dir} response to ${
+          describe(message)
+        } answers no request of session "${message.session}"`,
+      );
+    } else if (step.kind === "request") {
+      this.unanswered.add(step.exchange);
+      if (step.reusedLine !== undefined) {
+        this.emit(
+          "MCL006",
+          message.line,
+          message.pointer,
+          `${message.dir} request ${
+            describe(message)
+          } reuses the id of line ${step.reusedLine} in session "${message.session}"`,
+        );
+      }
+    } else if (step.kind === "answer") this.unanswered.delete(step.exchange);
+  }
+
+  /** A torn last line. */
+  torn(torn: { line: number; text: string }): void {
+    this.emit(
       "MCL008",
-      cassette.torn.line,
+      torn.line,
       "",
       `the last line is cut short (a recording that did not finish)`,
-      cassette.torn.text.slice(0, 60),
+      torn.text.slice(0, 60),
     );
   }
-  return findings;
+
+  /** The findings, once every line is in. */
+  finish(surface: StreamedSurface): Finding[] {
+    this.checkHeader(surface);
+    for (const { request } of this.unanswered) {
+      if (this.cancelled.has(cancelKey(request.session, request.id))) continue;
+      this.emit(
+        "MCL007",
+        request.line,
+        request.pointer,
+        `${request.dir} request ${describe(request)} was never answered`,
+      );
+    }
+    return this.findings;
+  }
+
+  private checkHeader(surface: StreamedSurface): void {
+    const header = this.header!;
+    if (surface.handshake) {
+      const seenEra = surface.handshake === "initialize" ? "legacy" : "modern";
+      // A stdio header is written before the first exchange: without an era it
+      // leaves the era to the frames (as replay reads it), so only HTTP's absent era means legacy.
+      const claimed = header.era ?? (header.transport === "stdio" ? seenEra : "legacy");
+      if (seenEra !== claimed) {
+        this.emit(
+          "MCL001",
+          1,
+          "/era",
+          `header says era "${claimed}" but the session opened with ${surface.handshake} (${seenEra})`,
+        );
+      }
+    }
+    if (header.transport === "stdio" && this.firstHttp !== undefined) {
+      this.emit(
+        "MCL002",
+        1,
+        "/transport",
+        `header says transport "stdio" but line ${this.firstHttp} is an ${this.firstHttpType} entry`,
+      );
+    }
+    if (header.transport !== "stdio" && this.firstExit !== undefined) {
+      this.emit(
+        "MCL002",
+        1,
+        "/transport",
+        `header says transport "${header.transport}" but line ${this.firstExit} records a process exit code`,
+      );
+    }
+    this.checkServer(surface);
+  }
+
+  private checkServer(surface: StreamedSurface): void {
+    const header = this.header!;
+    const server = surface.server;
+    if (!server) return;
+    if (
+      header.protocolVersion !== undefined && server.protocolVersion !== undefined &&
+      header.protocolVersion !== server.protocolVersion
+    ) {
+      this.emit(
+        "MCL003",
+        1,
+        "/protocolVersion",
+        `header says protocol ${header.protocolVersion} but the server negotiated ${server.protocolVersion} (line ${server.line})`,
+      );
+    }
+    for (const field of ["name", "version"] as const) {
+      const claimed = header.server?.[field];
+      const said = server[field];
+      if (claimed !== undefined && said !== undefined && claimed !== said) {
+        this.emit(
+          "MCL004",
+          1,
+          `/server/${field}`,
+          `header says server ${field} "${claimed}" but serverInfo (line ${server.line}) says "${said}"`,
+        );
+      }
+    }
+  }
 }
 
 /** Severities of the consistency rules. */

@@ -152,7 +152,8 @@ function subjectOfRequest(request: LocatedMessage): string {
     : request.method ?? "request";
 }
 
-function fromResponse(exchange: Exchange, out: TextField[]) {
+/** The text fields of the answer to a client request (the exchange has its response). */
+export function answerFields(exchange: Exchange, out: TextField[]): void {
   const response = exchange.response!;
   const method = exchange.request.method ?? "";
   const msg = response.msg as JsonObject;
@@ -209,6 +210,17 @@ function fromResponse(exchange: Exchange, out: TextField[]) {
   }
 }
 
+/** The text fields of a server-to-client message that answers no client request. */
+export function messageFields(message: LocatedMessage, out: TextField[]): void {
+  const subject = message.method ?? "message";
+  walkStrings(message.msg, message.pointer, (text, pointer) => {
+    // The method name itself is protocol, not prose.
+    if (pointer !== `${message.pointer}/method`) {
+      out.push({ field: "server.other", text, line: message.line, pointer, subject });
+    }
+  });
+}
+
 /** Cuts every server-to-client message into text fields. */
 export function collectFields(messages: readonly LocatedMessage[]): TextField[] {
   const out: TextField[] = [];
@@ -216,18 +228,11 @@ export function collectFields(messages: readonly LocatedMessage[]): TextField[] 
   for (const exchange of pairMessages(messages).exchanges) {
     if (exchange.request.dir === "c2s" && exchange.response) {
       answered.add(exchange.response);
-      fromResponse(exchange, out);
+      answerFields(exchange, out);
     }
   }
   for (const message of messages) {
-    if (message.dir !== "s2c" || answered.has(message)) continue;
-    const subject = message.method ?? "message";
-    walkStrings(message.msg, message.pointer, (text, pointer) => {
-      // The method name itself is protocol, not prose.
-      if (pointer !== `${message.pointer}/method`) {
-        out.push({ field: "server.other", text, line: message.line, pointer, subject });
-      }
-    });
+    if (message.dir === "s2c" && !answered.has(message)) messageFields(message, out);
   }
   return out;
 }

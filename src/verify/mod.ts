@@ -14,17 +14,15 @@
  *
  * @module
  */
-import { loadCassette } from "../cassette/reader.ts";
-import type { Entry } from "../cassette/format.ts";
 import { describeTarget, openTransport } from "../client/target.ts";
 import type { ServerTarget } from "../client/target.ts";
 import { DEFAULT_REQUEST_TIMEOUT_MS } from "../client/connection.ts";
-import { buildPlan } from "./plan.ts";
+import { planFile } from "./plan.ts";
 import type { VerifyPlan } from "./plan.ts";
 import { compileIgnorePaths } from "./normalize.ts";
 import { runVerify } from "./run.ts";
 import type { VerifyReport } from "./run.ts";
-import { headerFor, writeCassette } from "./update.ts";
+import { LiveCassette } from "./update.ts";
 
 export * from "./plan.ts";
 export * from "./normalize.ts";
@@ -55,22 +53,29 @@ export interface VerifyOptions {
 
 /** Loads, plans, runs and grades; optionally writes the fresh cassette. */
 export async function verifyCassette(options: VerifyOptions): Promise<VerifyReport> {
-  const cassette = await loadCassette(options.cassette);
-  const built = buildPlan(cassette, { allowDestructive: options.allowDestructive });
+  // Streamed: the plan keeps the client's requests and their answers, not the file.
+  const built = await planFile(options.cassette, { allowDestructive: options.allowDestructive });
   const plan = options.choose ? options.choose(built) : built;
-  const entries: Entry[] = [];
-  const report = await runVerify(plan, {
-    cassettePath: options.cassette,
-    serverName: options.serverName ?? describeTarget(options.target),
-    open: () => openTransport(options.target),
-    timeoutMs: options.timeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS,
-    ignore: compileIgnorePaths(options.ignorePaths ?? []),
-    allowReorder: options.allowReorder ?? false,
-    versionIsRegression: options.versionIsRegression ?? false,
-    onEntry: options.updatePath !== undefined ? (entry) => entries.push(entry) : undefined,
-  });
-  if (options.updatePath !== undefined) {
-    await writeCassette(options.updatePath, headerFor(options.target, entries), entries);
+  // --update writes the live frames as they come, aside until the run is over.
+  const live = options.updatePath !== undefined
+    ? await LiveCassette.open(options.updatePath, options.target)
+    : undefined;
+  let report: VerifyReport;
+  try {
+    report = await runVerify(plan, {
+      cassettePath: options.cassette,
+      serverName: options.serverName ?? describeTarget(options.target),
+      open: () => openTransport(options.target),
+      timeoutMs: options.timeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS,
+      ignore: compileIgnorePaths(options.ignorePaths ?? []),
+      allowReorder: options.allowReorder ?? false,
+      versionIsRegression: options.versionIsRegression ?? false,
+      onEntry: live ? (entry) => live.append(entry) : undefined,
+    });
+  } catch (error) {
+    await live?.abandon();
+    throw error;
   }
+  await live?.close();
   return report;
 }

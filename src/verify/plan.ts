@@ -6,7 +6,9 @@
  *
  * @module
  */
-import type { Cassette } from "../cassette/reader.ts";
+import { feedCassette, feedCassetteFile } from "../cassette/entries.ts";
+import type { CassetteSink, CassetteStart } from "../cassette/entries.ts";
+import type { Cassette, LocatedEntry } from "../cassette/reader.ts";
 import { CassetteError } from "../errors.ts";
 import { classify, idKey } from "../jsonrpc.ts";
 import type { Json, JsonObject, JsonRpcId, JsonRpcMessage } from "../jsonrpc.ts";
@@ -74,54 +76,69 @@ export function requestTarget(method: string, params: unknown): string | undefin
   return undefined;
 }
 
-/** Tools marked destructive in any recorded tools/list result. */
-function destructiveToolsOf(cassette: Cassette): Set<string> {
-  const names = new Set<string>();
-  for (const entry of cassette.entries) {
-    if (entry.type !== "message" || entry.dir !== "s2c" || !isObject(entry.msg)) continue;
-    const result = entry.msg.result;
-    if (!isObject(result) || !Array.isArray(result.tools)) continue;
-    for (const tool of result.tools) {
-      if (
-        isObject(tool) && typeof tool.name === "string" && isObject(tool.annotations) &&
-        tool.annotations.destructiveHint === true
-      ) names.add(tool.name);
-    }
+/** The names of tools a recorded tools/list result marks destructive. */
+function destructiveToolsIn(msg: unknown, names: Set<string>): void {
+  if (!isObject(msg)) return;
+  const result = msg.result;
+  if (!isObject(result) || !Array.isArray(result.tools)) return;
+  for (const tool of result.tools) {
+    if (
+      isObject(tool) && typeof tool.name === "string" && isObject(tool.annotations) &&
+      tool.annotations.destructiveHint === true
+    ) names.add(tool.name);
   }
-  return names;
 }
 
-/** Reads the plan out of a cassette; a cassette without client requests is refused. */
-export function buildPlan(cassette: Cassette, options: PlanOptions = {}): VerifyPlan {
-  const destructiveTools = destructiveToolsOf(cassette);
-  const sessions = new Map<string, PlannedSession>();
+/**
+ * Builds the plan entry by entry (a {@linkcode CassetteSink}): what it keeps
+ * is the plan itself (client requests and notifications with their recorded
+ * answers, the client's answers to server requests) and the requests in flight.
+ */
+export class PlanBuilder implements CassetteSink {
+  private path = "";
+  private readonly destructiveTools = new Set<string>();
+  private readonly sessions = new Map<string, PlannedSession>();
   // Keyed by session + id; a later request may reuse an id once answered.
-  const openClientRequests = new Map<string, RequestStep>();
-  const openServerRequests = new Map<string, string>();
-  let index = 0;
-  const sessionOf = (name: string | undefined) => {
+  private readonly openClientRequests = new Map<string, RequestStep>();
+  private readonly openServerRequests = new Map<string, string>();
+  private index = 0;
+
+  constructor(private readonly options: PlanOptions = {}) {}
+
+  /** The header. */
+  start(start: CassetteStart): void {
+    this.path = start.path;
+  }
+
+  /** A torn last line holds nothing to send. */
+  torn(): void {}
+
+  private sessionOf(name: string | undefined): PlannedSession {
     const key = name ?? "";
-    let session = sessions.get(key);
+    let session = this.sessions.get(key);
     if (!session) {
       session = {
         ...(name !== undefined ? { session: name } : {}),
         steps: [],
         serverAnswers: new Map(),
       };
-      sessions.set(key, session);
+      this.sessions.set(key, session);
     }
     return session;
-  };
-  for (const entry of cassette.entries) {
-    if (entry.type !== "message" || Array.isArray(entry.msg) || !isObject(entry.msg)) continue;
+  }
+
+  /** One entry. */
+  entry(entry: LocatedEntry): void {
+    if (entry.type !== "message" || Array.isArray(entry.msg) || !isObject(entry.msg)) return;
     const message = entry.msg as JsonRpcMessage;
-    const session = sessionOf(entry.session);
+    const session = this.sessionOf(entry.session);
     const kind = classify(message);
     const key = `${entry.session ?? ""}\u0000${idKey(message.id)}`;
+    if (entry.dir === "s2c") destructiveToolsIn(message, this.destructiveTools);
     if (entry.dir === "c2s") {
       if (kind === "request") {
-        const step = requestStep(message, ++index, destructiveTools, options);
-        openClientRequests.set(key, step);
+        const step = requestStep(message, ++this.index);
+        this.openClientRequests.set(key, step);
         session.steps.push(step);
       } else if (kind === "notification") {
         session.steps.push({
@@ -129,49 +146,70 @@ export function buildPlan(cassette: Cassette, options: PlanOptions = {}): Verify
           message: message as JsonRpcMessage & { method: string },
         });
       } else if (kind === "response" || kind === "error") {
-        const method = openServerRequests.get(key);
-        if (method === undefined) continue;
-        openServerRequests.delete(key);
+        const method = this.openServerRequests.get(key);
+        if (method === undefined) return;
+        this.openServerRequests.delete(key);
         queueServerAnswer(session, method, message);
       }
     } else if (kind === "response" || kind === "error") {
-      const step = openClientRequests.get(key);
-      if (!step) continue;
-      openClientRequests.delete(key);
+      const step = this.openClientRequests.get(key);
+      if (!step) return;
+      this.openClientRequests.delete(key);
       step.recorded = message;
     } else if (kind === "request") {
-      openServerRequests.set(key, message.method!);
+      this.openServerRequests.set(key, message.method!);
     }
   }
-  for (const session of sessions.values()) markUnanswered(session);
-  if (index === 0) {
-    throw new CassetteError(`${cassette.path}: the cassette holds no client requests to re-send`);
+
+  /** The plan; a cassette without client requests is refused. */
+  finish(): VerifyPlan {
+    for (const session of this.sessions.values()) {
+      // Destructive tools are known only once every tools/list is in.
+      if (!this.options.allowDestructive) markDestructive(session, this.destructiveTools);
+      markUnanswered(session);
+    }
+    if (this.index === 0) {
+      throw new CassetteError(`${this.path}: the cassette holds no client requests to re-send`);
+    }
+    return {
+      sessions: [...this.sessions.values()].filter((session) => session.steps.length > 0),
+      destructiveTools: this.destructiveTools,
+      requestCount: this.index,
+    };
   }
-  return {
-    sessions: [...sessions.values()].filter((session) => session.steps.length > 0),
-    destructiveTools,
-    requestCount: index,
-  };
 }
 
-/** The step for a recorded client request; a destructive tool call is skipped unless allowed. */
-function requestStep(
-  message: JsonRpcMessage,
-  index: number,
-  destructiveTools: Set<string>,
-  options: PlanOptions,
-): RequestStep {
+/** Reads the plan out of a loaded cassette; a cassette without client requests is refused. */
+export function buildPlan(cassette: Cassette, options: PlanOptions = {}): VerifyPlan {
+  const builder = new PlanBuilder(options);
+  feedCassette(cassette, builder);
+  return builder.finish();
+}
+
+/** Reads the plan out of the cassette at `path`, streaming it (the entries are not kept). */
+export async function planFile(path: string, options: PlanOptions = {}): Promise<VerifyPlan> {
+  const builder = new PlanBuilder(options);
+  await feedCassetteFile(path, builder);
+  return builder.finish();
+}
+
+/** A tools/call of a tool marked destructive is skipped. */
+function markDestructive(session: PlannedSession, destructiveTools: Set<string>): void {
+  for (const step of session.steps) {
+    if (
+      step.kind === "request" && step.method === "tools/call" && step.target !== undefined &&
+      destructiveTools.has(step.target)
+    ) step.skip = "destructive tool (use --allow-destructive)";
+  }
+}
+
+/** The step for a recorded client request. */
+function requestStep(message: JsonRpcMessage, index: number): RequestStep {
   const method = message.method!;
   const step: RequestStep = { kind: "request", index, method, recordedId: message.id as JsonRpcId };
   if (message.params !== undefined) step.params = message.params;
   const target = requestTarget(method, message.params);
   if (target !== undefined) step.target = target;
-  if (
-    method === "tools/call" && target !== undefined && destructiveTools.has(target) &&
-    !options.allowDestructive
-  ) {
-    step.skip = "destructive tool (use --allow-destructive)";
-  }
   return step;
 }
 

@@ -49,3 +49,47 @@ export async function writeCassette(
   }
   await writer.close();
 }
+
+/**
+ * The live frames of a verify run written as they come (`--update`), aside
+ * until {@linkcode LiveCassette.close}: only the frames before the server's
+ * first answer with a protocol version are held, since the header is read
+ * from that answer (the same header {@linkcode headerFor} gives).
+ */
+export class LiveCassette {
+  private known = false;
+
+  private constructor(
+    private readonly writer: CassetteWriter,
+    private readonly target: ServerTarget,
+  ) {}
+
+  /** Opens the writer; nothing replaces `path` before `close`. */
+  static async open(path: string, target: ServerTarget): Promise<LiveCassette> {
+    const writer = await CassetteWriter.open(path, {
+      aside: true,
+      fallbackHeader: headerFor(target, []),
+    });
+    return new LiveCassette(writer, target);
+  }
+
+  /** One live entry. */
+  append(entry: Entry): void {
+    this.writer.append(entry);
+    if (this.known) return;
+    const header = headerFor(this.target, [entry]);
+    if (header.protocolVersion === undefined) return;
+    this.known = true;
+    this.writer.setHeader(header);
+  }
+
+  /** Renames the fresh cassette into place. */
+  close(): Promise<void> {
+    return this.writer.close();
+  }
+
+  /** Drops the fresh cassette; the old one stays. */
+  abandon(): Promise<void> {
+    return this.writer.abandon();
+  }
+}

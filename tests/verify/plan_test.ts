@@ -3,7 +3,11 @@ import assert from "node:assert/strict";
 import type { Cassette } from "../../src/cassette/reader.ts";
 import type { Entry } from "../../src/cassette/format.ts";
 import { makeHeader } from "../../src/cassette/format.ts";
-import { buildPlan } from "../../src/verify/plan.ts";
+import { buildPlan, planFile } from "../../src/verify/plan.ts";
+import { loadCassette } from "../../src/cassette/reader.ts";
+import { writeFileSync } from "node:fs";
+import path from "node:path";
+import { tempDir } from "../helpers.ts";
 import { compareAnswers } from "../../src/verify/compare.ts";
 import { compileIgnorePaths, isIgnored } from "../../src/verify/normalize.ts";
 import { gradeExchanges } from "../../src/verify/grade.ts";
@@ -126,4 +130,43 @@ test("the grade: weights, letters, and the cap at D", () => {
   assert.equal(capped.letter, "D");
   assert.equal(gradeExchanges([missing]).letter, "F");
   assert.equal(gradeExchanges([]).letter, "A");
+});
+
+test("planFile streams the file into the plan buildPlan makes of the loaded cassette", async () => {
+  const header = makeHeader({ transport: "stdio", server: {} });
+  const entries: Entry[] = [
+    c2s({ jsonrpc: "2.0", id: 1, method: "initialize", params: {} }),
+    s2c({ jsonrpc: "2.0", id: 1, result: { serverInfo: { name: "s" } } }),
+    c2s({ jsonrpc: "2.0", method: "notifications/initialized" }),
+    c2s({ jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "wipe" } }),
+    s2c({ jsonrpc: "2.0", id: "s1", method: "roots/list" }),
+    c2s({ jsonrpc: "2.0", id: "s1", result: { roots: [] } }),
+    s2c({ jsonrpc: "2.0", id: 2, result: { content: [] } }),
+    c2s({ jsonrpc: "2.0", id: 3, method: "tools/call", params: { name: "read" } }, "b"),
+    s2c({ jsonrpc: "2.0", id: 3, error: { code: -32000, message: "no" } }, "b"),
+    c2s({ jsonrpc: "2.0", id: 4, method: "tools/call", params: { name: "lost" } }),
+    // Listed only after the call: the call is still skipped as destructive.
+    c2s({ jsonrpc: "2.0", id: 5, method: "tools/list" }),
+    s2c({
+      jsonrpc: "2.0",
+      id: 5,
+      result: { tools: [{ name: "wipe", annotations: { destructiveHint: true } }] },
+    }),
+  ];
+  const file = path.join(tempDir(), "plan.cassette.jsonl");
+  writeFileSync(file, [header, ...entries].map((line) => JSON.stringify(line)).join("\n") + "\n");
+  for (const allowDestructive of [false, true]) {
+    const streamed = await planFile(file, { allowDestructive });
+    assert.deepEqual(streamed, buildPlan(await loadCassette(file), { allowDestructive }));
+    const skips = streamed.sessions.flatMap((session) =>
+      session.steps.flatMap((step) => step.kind === "request" ? [step.skip ?? "send"] : [])
+    );
+    assert.deepEqual(skips, [
+      "send",
+      allowDestructive ? "send" : "destructive tool (use --allow-destructive)",
+      "no recorded answer",
+      "send",
+      "send",
+    ]);
+  }
 });

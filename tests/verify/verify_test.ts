@@ -1,7 +1,8 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { createServer } from "node:net";
-import { readFileSync, writeFileSync } from "node:fs";
+import { readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { headerFor } from "../../src/verify/update.ts";
 import { join } from "node:path";
 import { toolCall } from "../../src/demo/record_script.ts";
 import { cli, fixture, recordFixture, tempDir, verifyJson } from "./_helpers.ts";
@@ -261,6 +262,14 @@ test("--update writes a fresh cassette from the live server", async () => {
   assert.ok(
     lines.slice(1).every((entry) => entry.type === "message" && typeof entry.t === "number"),
   );
+  // Written as the frames came: the header is still the one read from all of them.
+  const { created: _written, ...header } = lines[0];
+  const { created: _now, ...expected } = headerFor(
+    { kind: "stdio", command: fixture("value") },
+    lines.slice(1),
+  );
+  assert.deepEqual(header, expected);
+  assert.deepEqual(readdirSync(dir).filter((name) => /partial|pending/.test(name)), []);
   const after = await verifyJson(cassette, fixture("value"));
   assert.equal(after.report.failed, 0, "the updated cassette matches the new build");
 });

@@ -56,36 +56,57 @@ export function located(entry: Entry, line: number): LocatedEntry {
   return Object.assign(entry, { line });
 }
 
-/** Reads era, protocol version and server identity from the recorded handshake. */
-function fromHandshake(entries: readonly Entry[]): {
+/** What the handshake told of the server and the era. */
+export interface Handshake {
   era?: Era;
   protocolVersion?: string;
   name?: string;
   version?: string;
-} {
-  const handshakeIds = new Map<string, Era>();
-  for (const entry of entries) {
-    if (entry.type !== "message") continue;
+}
+
+/**
+ * Watches entries go by for the first answer to an `initialize` (or
+ * `server/discover`): what the header takes from the handshake when the
+ * source's own header does not say.
+ */
+export class HandshakeWatch {
+  private readonly handshakeIds = new Map<string, Era>();
+  /** Set once the answer has been seen. */
+  found?: Handshake;
+
+  /** Takes the next entry; true once the handshake's answer has been seen. */
+  see(entry: Entry): boolean {
+    if (this.found) return true;
+    if (entry.type !== "message") return false;
     const msg = objectOrUndefined(entry.msg);
-    if (!msg) continue;
+    if (!msg) return false;
     if (entry.dir === "c2s" && (msg.method === "initialize" || msg.method === "server/discover")) {
-      handshakeIds.set(JSON.stringify(msg.id), msg.method === "initialize" ? "legacy" : "modern");
-      continue;
+      this.handshakeIds.set(
+        JSON.stringify(msg.id),
+        msg.method === "initialize" ? "legacy" : "modern",
+      );
+      return false;
     }
-    const era = handshakeIds.get(JSON.stringify(msg.id));
+    const era = this.handshakeIds.get(JSON.stringify(msg.id));
     const result = objectOrUndefined(msg.result);
-    if (entry.dir !== "s2c" || era === undefined || !result) continue;
+    if (entry.dir !== "s2c" || era === undefined || !result) return false;
     const info = objectOrUndefined(result.serverInfo);
     const versions = result.supportedVersions as Json;
-    return {
+    this.found = {
       era,
       protocolVersion: asString(result.protocolVersion) ??
         (Array.isArray(versions) ? asString(versions[versions.length - 1]) : undefined),
       name: asString(info?.name),
       version: asString(info?.version),
     };
+    return true;
   }
-  return {};
+}
+
+function fromHandshake(entries: readonly Entry[]): Handshake {
+  const watch = new HandshakeWatch();
+  for (const entry of entries) if (watch.see(entry)) break;
+  return watch.found ?? {};
 }
 
 /** A deterministic creation time for sources that do not record one. */
@@ -93,15 +114,22 @@ export const UNKNOWN_TIME = "1970-01-01T00:00:00.000Z";
 
 /** Completes a converted header: the source's values first, the handshake's next. */
 export function finishHeader(converted: Converted): CassetteHeader {
-  const seen = fromHandshake(converted.entries);
-  const given = converted.header;
+  return headerOf(converted.source, converted.header, fromHandshake(converted.entries));
+}
+
+/** The header from the source's own fields and, under them, the handshake's. */
+export function headerOf(
+  source: string,
+  given: Converted["header"],
+  seen: Handshake,
+): CassetteHeader {
   const server = { ...given.server };
   if (server.name === undefined && seen.name !== undefined) server.name = seen.name;
   if (server.version === undefined && seen.version !== undefined) server.version = seen.version;
   const header: CassetteHeader = {
     format: FORMAT_NAME,
     version: FORMAT_VERSION,
-    recorder: `mcp-cassette/${RECORDER_VERSION} (import from ${converted.source})`,
+    recorder: `mcp-cassette/${RECORDER_VERSION} (import from ${source})`,
     created: given.created ?? UNKNOWN_TIME,
     transport: given.transport,
     era: given.era ?? seen.era ?? "legacy",
@@ -110,6 +138,6 @@ export function finishHeader(converted: Converted): CassetteHeader {
   const protocolVersion = given.protocolVersion ?? seen.protocolVersion;
   if (protocolVersion !== undefined) header.protocolVersion = protocolVersion;
   if (given.redaction) header.redaction = given.redaction;
-  header.meta = { importedFrom: converted.source, ...given.meta };
+  header.meta = { importedFrom: source, ...given.meta };
   return header;
 }

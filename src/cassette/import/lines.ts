@@ -31,10 +31,29 @@ export async function collectJsonLines(
   first: string,
   rest: Chunks,
 ): Promise<JsonLines> {
-  const splitter = new LineSplitter();
   const lines: JsonLine[] = [];
+  const result: JsonLines = { lines };
+  for await (const batch of jsonLineBatches(path, first, rest, (torn) => result.torn = torn)) {
+    lines.push(...batch);
+  }
+  return result;
+}
+
+/**
+ * The lines parsed a chunk's worth at a time, so that a converter can write
+ * them out as they come; `onTorn` hears of an unparsable last line with no
+ * newline (after a first line), which is reported, not fatal.
+ */
+export async function* jsonLineBatches(
+  path: string,
+  first: string,
+  rest: Chunks,
+  onTorn: (torn: { line: number; text: string }) => void,
+): AsyncGenerator<JsonLine[]> {
+  const splitter = new LineSplitter();
   let number = 0;
-  const take = (text: string) => {
+  let any = false;
+  const take = (text: string, into: JsonLine[]) => {
     number++;
     if (text.trim() === "") return;
     let parsed: unknown;
@@ -45,25 +64,31 @@ export async function collectJsonLines(
     }
     const value = objectOrUndefined(parsed);
     if (!value) throw new CassetteFormatError(path, number, "each line must be a JSON object");
-    lines.push({ line: number, value });
+    into.push({ line: number, value });
+    any = true;
   };
   for (let chunk: string | undefined = first; chunk !== undefined; chunk = await next(rest)) {
-    for (const text of splitter.pushText(chunk)) take(text);
+    const batch: JsonLine[] = [];
+    for (const text of splitter.pushText(chunk)) take(text, batch);
+    if (batch.length > 0) yield batch;
   }
   const { lines: held, rest: unterminated } = splitter.end();
-  for (const text of held) take(text);
-  if (unterminated === undefined) return { lines };
-  const last = splitter.finish(unterminated);
-  try {
-    take(last);
-  } catch (error) {
-    // Only a last line with no newline may be torn, and only after a first line.
-    const unparsable = error instanceof CassetteFormatError &&
-      error.problem.startsWith("not valid JSON");
-    if (lines.length === 0 || !unparsable) throw error;
-    return { lines, torn: { line: number, text: last } };
+  const batch: JsonLine[] = [];
+  for (const text of held) take(text, batch);
+  if (unterminated !== undefined) {
+    const last = splitter.finish(unterminated);
+    const before = any;
+    try {
+      take(last, batch);
+    } catch (error) {
+      // Only a last line with no newline may be torn, and only after a first line.
+      const unparsable = error instanceof CassetteFormatError &&
+        error.problem.startsWith("not valid JSON");
+      if (!before || !unparsable) throw error;
+      onTorn({ line: number, text: last });
+    }
   }
-  return { lines };
+  if (batch.length > 0) yield batch;
 }
 
 /** The whole text of a one-document file. */

@@ -26,12 +26,25 @@ export function isMcpRecLine(first: JsonObject): boolean {
     first.dir in DIRECTIONS && objectOrUndefined(first.msg) !== undefined;
 }
 
-/** Converts the lines (already parsed) of an mcp-rec file. */
-export function convertMcpRec(path: string, lines: JsonLine[]): Converted {
-  const start = lines[0].value.ts as number;
-  const entries: LocatedEntry[] = [];
-  let launches = 0;
-  for (const { line, value } of lines) {
+/** Converts an mcp-rec file line by line: each line is one entry. */
+export class McpRecConverter {
+  readonly source = "mcp-rec@0.1";
+  readonly header: Converted["header"];
+  private readonly start: number;
+  private launches = 0;
+
+  constructor(private readonly path: string, first: JsonObject) {
+    this.start = first.ts as number;
+    this.header = {
+      transport: "stdio",
+      created: new Date(this.start * 1000).toISOString(),
+      server: {},
+    };
+  }
+
+  /** The entry of one line. */
+  add(line: number, value: JsonObject): LocatedEntry {
+    const path = this.path;
     const dir = typeof value.dir === "string" ? DIRECTIONS[value.dir] : undefined;
     if (!dir) {
       throw new CassetteFormatError(
@@ -45,24 +58,22 @@ export function convertMcpRec(path: string, lines: JsonLine[]): Converted {
       throw new CassetteFormatError(path, line, `an mcp-rec line needs a numeric "ts" and a "msg"`);
     }
     // Epoch seconds as a float: milliseconds from the first line, float noise rounded away.
-    const t = Math.max(0, Math.round((value.ts - start) * 1000));
+    const t = Math.max(0, Math.round((value.ts - this.start) * 1000));
     const raw = msg._unparsed === true ? asString(msg._raw) : undefined;
     const entry: Entry = raw !== undefined
       ? { type: "raw", t, dir, text: raw }
       : { type: "message", t, dir, msg };
     // Each launch of the server appends a session that opens with initialize;
     // the second and later get the names our recorder gives appended launches.
-    if (dir === "c2s" && msg.method === "initialize") launches++;
-    if (launches > 1) entry.session = `launch-${launches}`;
-    entries.push(located(entry, line));
+    if (dir === "c2s" && msg.method === "initialize") this.launches++;
+    if (this.launches > 1) entry.session = `launch-${this.launches}`;
+    return located(entry, line);
   }
-  return {
-    source: "mcp-rec@0.1",
-    header: {
-      transport: "stdio",
-      created: new Date(start * 1000).toISOString(),
-      server: {},
-    },
-    entries,
-  };
+}
+
+/** Converts the lines (already parsed) of an mcp-rec file. */
+export function convertMcpRec(path: string, lines: JsonLine[]): Converted {
+  const converter = new McpRecConverter(path, lines[0].value);
+  const entries = lines.map(({ line, value }) => converter.add(line, value));
+  return { source: converter.source, header: converter.header, entries };
 }
