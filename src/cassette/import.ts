@@ -15,7 +15,7 @@ import { openCassetteText } from "./open.ts";
 import { finishHeader } from "./import/common.ts";
 import type { Converted, ImportedCassette } from "./import/common.ts";
 import { detectLayout, EXPECTED } from "./import/detect.ts";
-import { collectJsonLines, collectText, next } from "./import/lines.ts";
+import { collectJsonLines, collectText, firstPart } from "./import/lines.ts";
 import type { Chunks } from "./import/lines.ts";
 import { convertPython, isPythonCassette } from "./import/python.ts";
 import { convertMcpRecorder, isMcpRecorderCassette } from "./import/mcp_recorder.ts";
@@ -59,11 +59,12 @@ export async function importForeign(
   path: string,
   firstChunk?: string,
 ): Promise<ImportedCassette> {
-  if (firstChunk !== undefined) detectLayout(path, firstChunk);
+  // A chunk without a newline may stop inside line 1: the reader below reads on.
+  if (firstChunk?.includes("\n")) detectLayout(path, firstChunk);
   const reader = (await openCassetteText(path)).getReader();
   let converted: Result;
   try {
-    const first = await next(reader) ?? "";
+    const first = await firstPart(reader);
     converted = detectLayout(path, first) === "document"
       ? await convertDocument(path, first, reader)
       : await convertLines(path, first, reader);

@@ -100,6 +100,21 @@ export async function collectText(first: string, rest: Chunks): Promise<string> 
   return parts.join("");
 }
 
+/**
+ * The start of the file for telling its format: at least 64 KiB (where a
+ * document's own keys are), and on to the first newline, up to 1 MiB (a
+ * one-line document, a long first line).
+ */
+export async function firstPart(reader: Chunks): Promise<string> {
+  let text = "";
+  while ((text.length < 64 << 10 || !text.includes("\n")) && text.length < 1 << 20) {
+    const chunk = await next(reader);
+    if (chunk === undefined) break;
+    text += chunk;
+  }
+  return text;
+}
+
 /** The next chunk, or undefined at the end. */
 export async function next(reader: Chunks): Promise<string | undefined> {
   const { done, value } = await reader.read();

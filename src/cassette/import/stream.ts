@@ -16,7 +16,7 @@ import { openCassetteText } from "../open.ts";
 import { HandshakeWatch, headerOf } from "./common.ts";
 import type { LocatedEntry } from "./common.ts";
 import { detectLayout, EXPECTED } from "./detect.ts";
-import { jsonLineBatches, next } from "./lines.ts";
+import { firstPart, jsonLineBatches } from "./lines.ts";
 import type { Chunks, JsonLine } from "./lines.ts";
 import { isMcpRecLine, McpRecConverter } from "./mcp_rec.ts";
 import { isMcpVcrMeta, McpVcrConverter } from "./mcp_vcr.ts";
@@ -52,7 +52,7 @@ export async function* convertForeign(path: string): AsyncGenerator<ForeignItem>
   const reader = (await openCassetteText(path)).getReader();
   let whole = false;
   try {
-    const first = await next(reader) ?? "";
+    const first = await firstPart(reader);
     if (detectLayout(path, first) === "document") whole = true;
     else yield* convertLines(path, first, reader);
   } catch (error) {
