@@ -18,9 +18,12 @@ import { patchJsonText } from "../json_text.ts";
 
 const texts = new WeakMap<MessageEntry, string>();
 
-/** Marks `text` as the wire text of `entry` (whose `msg` is its value). */
-export function keepFrameText(entry: MessageEntry, text: string): void {
-  if (text !== JSON.stringify(entry.msg)) texts.set(entry, text);
+/**
+ * Marks `text` as the wire text of `entry` (whose `msg` is its value): only
+ * when it differs from the serialised message, unless `always`.
+ */
+export function keepFrameText(entry: MessageEntry, text: string, always = false): void {
+  if (always || text !== JSON.stringify(entry.msg)) texts.set(entry, text);
 }
 
 /** The wire text of a message entry. */

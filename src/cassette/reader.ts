@@ -12,6 +12,14 @@ import { ENTRY_TYPES, FORMAT_NAME, FORMAT_VERSION, pendingPath } from "./format.
 import type { CassetteHeader, Entry } from "./format.ts";
 import { adoptFrameMember, keepFrameText, msgTextOfLine } from "./frame_text.ts";
 
+/**
+ * `text` in a string of its own: a slice of a longer string keeps all of it
+ * alive in V8, and the text of a read chunk is a mebibyte.
+ */
+function ownCopy(text: string): string {
+  return (" " + text).slice(1);
+}
+
 /** This folder, for the import of the converters (see below). */
 const HERE = "./";
 
@@ -83,14 +91,27 @@ function checkEntry(path: string, line: number, value: unknown): Entry {
   return entry as Entry;
 }
 
-/** A checked entry; a message keeps its frame text (see ./frame_text.ts). */
-function entryOfLine(path: string, line: number, value: unknown, text: string): Entry {
+/**
+ * A checked entry; a message keeps its frame text (see ./frame_text.ts):
+ * only where it differs from the serialised message, or, with `everyText`,
+ * always (a replay that holds frames as text).
+ */
+function entryOfLine(
+  path: string,
+  line: number,
+  value: unknown,
+  text: string,
+  everyText: boolean,
+): Entry {
   const entry = checkEntry(path, line, value);
   if (entry.type === "message") {
     const problem = adoptFrameMember(entry);
     if (problem) throw new CassetteFormatError(path, line, problem);
     const frame = msgTextOfLine(text, entry);
-    if (frame !== undefined) keepFrameText(entry, frame);
+    if (frame === undefined) return entry;
+    // A server frame held as text must not keep the read chunk it was sliced from.
+    const held = everyText && entry.dir === "s2c";
+    keepFrameText(entry, held ? ownCopy(frame) : frame, held);
   }
   return entry;
 }
@@ -184,7 +205,11 @@ const FIRST_BATCH_LINES = 32;
  * step per batch rather than per line, which cost a small cassette's load at
  * replay's start-up about 1.5 ms more.
  */
-async function* readLines(path: string, foreignIsSignal: boolean): AsyncGenerator<CassetteLine[]> {
+async function* readLines(
+  path: string,
+  foreignIsSignal: boolean,
+  everyText = false,
+): AsyncGenerator<CassetteLine[]> {
   let unterminated: string | undefined;
   const batches = lineBatches(
     path,
@@ -225,7 +250,7 @@ async function* readLines(path: string, foreignIsSignal: boolean): AsyncGenerato
           items.push({
             kind: "entry",
             line: lineNumber,
-            entry: entryOfLine(path, lineNumber, value, text),
+            entry: entryOfLine(path, lineNumber, value, text, everyText),
           });
         }
       }
@@ -280,8 +305,14 @@ export interface CassetteStream {
  * throws from there. Files of other tools are converted whole first (see
  * {@linkcode loadCassette}).
  */
-export async function streamCassette(path: string): Promise<CassetteStream> {
-  const lines = readLines(path, true);
+export async function streamCassette(
+  path: string,
+  options: {
+    /** Keep every message's frame text, not only those that differ from the serialised message. */
+    everyFrameText?: boolean;
+  } = {},
+): Promise<CassetteStream> {
+  const lines = readLines(path, true, options.everyFrameText);
   let first: IteratorResult<CassetteLine[]>;
   try {
     // One pass: line 1 tells whether the file is ours at all.

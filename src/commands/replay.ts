@@ -161,7 +161,7 @@ async function loadedEngine(path: string, values: OptionValues, log: (line: stri
 }
 
 async function streamingEngine(path: string, values: OptionValues, log: (line: string) => void) {
-  const stream = await streamCassette(path);
+  const stream = await streamCassette(path, { everyFrameText: true });
   return await ReplayEngine.streaming(stream, await replayOptions(values, log, stream.header));
 }
 

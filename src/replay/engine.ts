@@ -68,7 +68,7 @@ export class ReplayEngine implements RecordingSource, ReportSink {
     const { path, header, headerText } = stream;
     const engine = new ReplayEngine({ path, header, headerText, entries: [] }, options);
     engine.#complete = false;
-    engine.#builder = new EpisodeBuilder(header, options.fingerprint);
+    engine.#builder = new EpisodeBuilder(header, options.fingerprint, true);
     engine.#episodes = { sessions: engine.#builder.sessions, http: engine.#episodes.http };
     const batches = stream.batches[Symbol.asyncIterator]();
     const first = await batches.next();

@@ -20,6 +20,7 @@ import type { Json, JsonObject, JsonRpcMessage } from "../jsonrpc.ts";
 import { requestKey } from "../match/fingerprint.ts";
 import type { FingerprintOptions, RequestKey } from "../match/fingerprint.ts";
 import { markReads, ReadMarks } from "./reads.ts";
+import { TextFrame } from "./text_frame.ts";
 
 /** Something the server sent while serving a trigger. */
 export type Step =
@@ -101,6 +102,9 @@ export interface Episodes {
 
 const DEFAULT_SESSION = "default";
 
+/** The steps of a trigger with none (frozen: a list of its own is made at the first step). */
+const NO_STEPS: Step[] = Object.freeze([]) as unknown as Step[];
+
 function asMessage(entry: MessageEntry): JsonRpcMessage {
   return entry.msg as JsonRpcMessage;
 }
@@ -128,6 +132,8 @@ class SessionBuilder {
     private readonly options: FingerprintOptions,
     private readonly reads: ReadMarks,
     private readonly oneStream = false,
+    /** Answers held as their text only (./text_frame.ts). */
+    private readonly compact = false,
   ) {
     this.session = { id, triggers: [], opening: [], standalone: [] };
   }
@@ -160,18 +166,18 @@ class SessionBuilder {
     }
     if (kind !== "request" && kind !== "notification") return;
     if (msg.method === "notifications/cancelled") this.#noteCancelled(msg);
-    const trigger: Trigger = {
+    const fields = {
       index: this.session.triggers.length,
       line: entry.line ?? 0,
-      msg,
       key: requestKey(msg, this.options),
       t: entry.t,
       isRequest: kind === "request",
-      steps: [],
-      after: [],
+      steps: NO_STEPS,
+      after: NO_STEPS,
       x: entry.x,
       appended: entry.appended,
     };
+    const trigger: Trigger = { ...fields, msg };
     this.reads.mark(trigger);
     this.session.triggers.push(trigger);
     this.#last = trigger;
@@ -193,8 +199,9 @@ class SessionBuilder {
     if (kind === "response" || kind === "error") {
       const trigger = this.#open.get(idKey(msg.id));
       if (trigger) {
-        const response: RecordedFrame = { msg, t: entry.t, sse: entry.sse };
-        trigger.response = withText(response, text);
+        trigger.response = this.compact && text !== undefined
+          ? new TextFrame(text, entry.t, entry.sse)
+          : withText({ msg, t: entry.t, sse: entry.sse }, text);
         this.#open.delete(idKey(msg.id));
         this.reads.answered(trigger);
         return;
@@ -240,8 +247,14 @@ class SessionBuilder {
   }
 
   #attach(trigger: Trigger, step: Step) {
-    if (trigger.isRequest && trigger.response) trigger.after.push(step);
-    else trigger.steps.push(step);
+    // Most triggers have no steps: they share one empty list until they do.
+    if (trigger.isRequest && trigger.response) {
+      if (trigger.after === NO_STEPS) trigger.after = [];
+      trigger.after.push(step);
+    } else {
+      if (trigger.steps === NO_STEPS) trigger.steps = [];
+      trigger.steps.push(step);
+    }
   }
 }
 
@@ -265,6 +278,8 @@ export class EpisodeBuilder {
   constructor(
     private readonly header: CassetteHeader,
     private readonly options: FingerprintOptions = {},
+    /** Hold answers as their text only (./text_frame.ts): the entries must carry every frame text. */
+    private readonly compact = false,
   ) {}
 
   /** Adds the cassette's next entry. */
@@ -274,10 +289,8 @@ export class EpisodeBuilder {
     let builder = this.#builders.get(id);
     if (!builder) {
       const oneStream = this.header.transport === "sse";
-      this.#builders.set(
-        id,
-        builder = new SessionBuilder(id, this.options, this.#reads, oneStream),
-      );
+      builder = new SessionBuilder(id, this.options, this.#reads, oneStream, this.compact);
+      this.#builders.set(id, builder);
       this.sessions.push(builder.session);
     }
     builder.add(entry);
