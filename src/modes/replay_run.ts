@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { loadCassette } from "../cassette/reader.ts";
+import { loadCassette, streamCassette } from "../cassette/reader.ts";
 import type { CassetteHeader } from "../cassette/format.ts";
 import { ReplayEngine } from "../replay/engine.ts";
 import type { ReplayOptions } from "../replay/engine.ts";
@@ -48,7 +48,10 @@ export async function replayNewEpisodes(options: ReplayRunOptions): Promise<numb
   const { cassette, liveServer, log } = options;
   const reporter = new RunReporter(options.runLog);
   const action = liveServer ? "replay-append" : "replay";
-  const loaded = await loadCassette(cassette);
+  // Served while it is read, unless misses are appended to it (docs/replay.md "Start-up").
+  const loaded = liveServer
+    ? await loadCassette(cassette)
+    : await streamCassette(cassette, { everyFrameText: true });
   let episodes: NewEpisodes | undefined;
   if (liveServer) {
     // What the live server adds is scrubbed by the rules the recording was.
@@ -84,7 +87,9 @@ export async function replayNewEpisodes(options: ReplayRunOptions): Promise<numb
   try {
     reporter.start(action);
     const base = await options.replayOptions(loaded.header);
-    engine = new ReplayEngine(loaded, episodes ? episodes.extend(base) : base);
+    engine = "entries" in loaded
+      ? new ReplayEngine(loaded, episodes ? episodes.extend(base) : base)
+      : await ReplayEngine.streaming(loaded, base);
     const report = await serveStdio(engine, { input: runtime.stdin, output: runtime.stdout, log });
     await writeReport(report);
     return reporter.end(action, options.finishReport(report), report, episodes?.appended);
