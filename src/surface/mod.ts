@@ -76,7 +76,8 @@ export const LIST_METHODS: Record<string, { kind: SurfaceKind; field: string; ke
     },
   };
 
-function identityFrom(exchange: Exchange): ServerIdentity | undefined {
+/** The server's identity from its initialize (or discover) answer, when it has one. */
+export function identityFrom(exchange: Exchange): ServerIdentity | undefined {
   const result = resultOf(exchange.response);
   if (!result || !exchange.response) return undefined;
   const info = isObject(result.serverInfo) ? result.serverInfo : undefined;

@@ -15,7 +15,7 @@ import type { Json } from "../jsonrpc.ts";
 import { isObject } from "../util.ts";
 import { listMessages, paramsOf, pointerToken, resultOf } from "./messages.ts";
 import type { Exchange, LocatedMessage } from "./messages.ts";
-import { LIST_METHODS } from "./mod.ts";
+import { identityFrom, LIST_METHODS } from "./mod.ts";
 import type { ServerIdentity, SurfaceItem, SurfaceKind } from "./mod.ts";
 
 /** An exchange with its place among all requests (the order `pairMessages` lists them in). */
@@ -102,21 +102,6 @@ interface HeldList extends ListPage {
   items: Omit<SurfaceItem, "list">[];
 }
 
-function identityOf(exchange: Exchange): ServerIdentity {
-  const result = resultOf(exchange.response)!;
-  const info = isObject(result.serverInfo) ? result.serverInfo : undefined;
-  const text = (value: Json | undefined) => typeof value === "string" ? value : undefined;
-  return {
-    name: text(info?.name),
-    version: text(info?.version),
-    protocolVersion: text(result.protocolVersion) ??
-      (Array.isArray(result.supportedVersions) ? text(result.supportedVersions[0]) : undefined),
-    instructions: text(result.instructions),
-    line: exchange.response!.line,
-    pointer: `${exchange.response!.pointer}/result`,
-  };
-}
-
 /** Builds the surface from answered exchanges, in whatever order the answers come. */
 export class SurfaceBuilder {
   private readonly lists: HeldList[] = [];
@@ -132,7 +117,7 @@ export class SurfaceBuilder {
     if (method === "initialize" || method === "server/discover") {
       // The first handshake by request order, as extractSurface takes it.
       if (!this.server || exchange.ordinal < this.server.ordinal) {
-        this.server = { ordinal: exchange.ordinal, identity: identityOf(exchange), method };
+        this.server = { ordinal: exchange.ordinal, identity: identityFrom(exchange)!, method };
       }
       return;
     }
