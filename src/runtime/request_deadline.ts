@@ -113,24 +113,60 @@ export function withSignalledBodyDeadline(
   if (request.body === null || !Number.isFinite(ms) || ms <= 0) {
     return Promise.resolve(handler(request));
   }
-  let settled = false;
   let cut!: () => void;
   const late = new Promise<Response>((resolve) => {
     cut = () => resolve(requestTimeout());
   });
+  const deadline: Deadline = {
+    due: performance.now() + ms,
+    fire: () => {
+      bodyDeadlines.delete(request);
+      cut();
+      onCut();
+    },
+  };
   const finish = () => {
-    settled = true;
-    clearTimeout(timer);
+    waiting.delete(deadline);
     bodyDeadlines.delete(request);
   };
-  const timer = setTimeout(() => {
-    if (settled) return;
-    finish();
-    cut();
-    onCut();
-  }, ms);
+  watch(deadline);
   bodyDeadlines.set(request, finish);
   const answered = Promise.resolve().then(() => handler(request));
   answered.then(finish, finish);
   return Promise.race([answered, late]);
+}
+
+/** A body deadline being watched. */
+interface Deadline {
+  due: number;
+  fire(): void;
+}
+
+/**
+ * The deadlines being watched, checked by one sweep every SWEEP_MS rather
+ * than a timer armed and cleared for every request (a timer cost about as
+ * much as the rest of the deadline). A cut comes up to SWEEP_MS late.
+ */
+const waiting = new Set<Deadline>();
+const SWEEP_MS = 50;
+let sweeper: ReturnType<typeof setInterval> | undefined;
+
+function watch(deadline: Deadline): void {
+  waiting.add(deadline);
+  sweeper ??= setInterval(sweep, SWEEP_MS);
+}
+
+/** Fires the deadlines that are due; stops once nothing is watched, so no timer outlives the requests. */
+function sweep(): void {
+  if (waiting.size === 0) {
+    clearInterval(sweeper);
+    sweeper = undefined;
+    return;
+  }
+  const now = performance.now();
+  for (const deadline of waiting) {
+    if (now < deadline.due) continue;
+    waiting.delete(deadline);
+    deadline.fire();
+  }
 }
