@@ -62,6 +62,7 @@ export class HttpRecorder implements ExchangeHost {
    * CPU under load).
    */
   #lines = "";
+  #flushQueued = false;
   proxyOrigin = "";
 
   constructor(
@@ -88,7 +89,32 @@ export class HttpRecorder implements ExchangeHost {
     if (this.#lines === "") return;
     const lines = this.#lines;
     this.#lines = "";
-    this.#writer.appendLines(lines);
+    try {
+      this.#writer.appendLines(lines);
+    } catch (error) {
+      // Kept for the next flush, whose caller (an answer's) sees the failure.
+      this.#lines = lines + this.#lines;
+      throw error;
+    }
+  }
+
+  /**
+   * Flushes once the requests being handled in this turn have appended
+   * theirs: one write for all of them. A microtask runs before the event
+   * loop moves any byte, so the lines are still on disk before the request
+   * reaches the upstream.
+   */
+  #flushSoon(): void {
+    if (this.#flushQueued) return;
+    this.#flushQueued = true;
+    queueMicrotask(() => {
+      this.#flushQueued = false;
+      try {
+        this.flush();
+      } catch {
+        // The lines stay held; the next answer's flush throws to its handler.
+      }
+    });
   }
 
   t(): number {
@@ -285,7 +311,7 @@ export class HttpRecorder implements ExchangeHost {
     // while the upstream works on it, the answer's before it goes back.
     const answering = forwardRequest(this, client);
     this.#recordRequest(client);
-    this.flush();
+    this.#flushSoon();
     try {
       return await answering;
     } finally {
