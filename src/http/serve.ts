@@ -22,6 +22,8 @@ export interface LocalServeOptions {
   /** A request's body must be in within this many ms of its headers (default: the idle timeout). */
   requestTimeoutMs?: number;
   log?: (line: string) => void;
+  /** The handler calls `bodyRead(request)` once it has the body (see the runtime's ServeOptions). */
+  signalsBodyRead?: boolean;
   /** Leave the Host and Origin check to the handler (the replay's does it, in process too). */
   handlerGuards?: boolean;
 }
@@ -60,6 +62,7 @@ export async function serveLocal(
           `cut a ${method} ${path} from ${remoteAddress}: its body did not arrive in time (408)`,
         ),
       exposed: warning !== undefined,
+      ...(options.signalsBodyRead ? { signalsBodyRead: true } : {}),
     },
     (request) => {
       if (options.handlerGuards) return handle(request);

@@ -71,6 +71,7 @@ export async function recordHttp(options: HttpRecordOptions): Promise<number> {
     idleTimeoutMs: options.idleTimeoutMs,
     requestTimeoutMs: options.requestTimeoutMs,
     log: options.log,
+    signalsBodyRead: true,
   }, (request) => active.handle(request));
   if (local.warning) options.log?.(`mcp-cassette: ${local.warning}`);
   active.proxyOrigin = originFor(local.bound.hostname, local.bound.port);

@@ -10,6 +10,7 @@ import type { Json, JsonObject } from "../jsonrpc.ts";
 import { forwardableHeaders, mediaType, scrubHeaders } from "../http/headers.ts";
 import type { HeaderRedactor } from "../http/headers.ts";
 import { errorReply, readBodyCapped } from "../http/body.ts";
+import { bodyRead } from "../runtime/request_deadline.ts";
 import type { Redactor } from "../redact/mod.ts";
 import { isJsonRpc, messagesOf, parseJson } from "./http_messages.ts";
 import { relaySse } from "./http_sse.ts";
@@ -51,7 +52,12 @@ export async function readClientBody(
   maxBytes: number,
 ): Promise<ClientBody | "too-large"> {
   if (request.method === "GET" || request.method === "HEAD") return { text: "" };
-  const read = await readBodyCapped(request, maxBytes);
+  let read;
+  try {
+    read = await readBodyCapped(request, maxBytes);
+  } finally {
+    bodyRead(request);
+  }
   if (read.tooLarge) return "too-large";
   const text = new TextDecoder().decode(read.bytes);
   const isJson = mediaType(request.headers.get("content-type")) === "application/json";

@@ -15,7 +15,7 @@ import type {
   SseFields,
 } from "../cassette/format.ts";
 import type { CassetteWriter } from "../cassette/writer.ts";
-import { keepFrameText, ownFrameText } from "../cassette/frame_text.ts";
+import { entryText, keepFrameText, ownFrameText } from "../cassette/frame_text.ts";
 import { batchTooLarge, ErrorCode, MAX_BATCH_SIZE } from "../jsonrpc.ts";
 import type { Json, JsonObject } from "../jsonrpc.ts";
 import { scrubHeaders } from "../http/headers.ts";
@@ -55,6 +55,14 @@ export class HttpRecorder implements ExchangeHost {
    * recording does not keep every request it ever forwarded.
    */
   #allRequests = new Map<string, JsonObject>();
+  /**
+   * Lines serialised but not yet written: an exchange's lines go out in one
+   * write (with those of every other exchange in flight), before its answer
+   * does, rather than one write each (a write was a tenth of the recorder's
+   * CPU under load).
+   */
+  #lines = "";
+  #flushQueued = false;
   proxyOrigin = "";
 
   constructor(
@@ -71,7 +79,42 @@ export class HttpRecorder implements ExchangeHost {
   }
 
   append(entry: Entry): void {
-    this.#writer.append(entry);
+    // Held entries are the writer's business (and its `.pending` file's) until the era is known.
+    if (this.#writer.deferred) this.#writer.append(entry);
+    else this.#lines += entryText(entry) + "\n";
+  }
+
+  /** Writes the lines appended since the last flush, in one write. */
+  flush(): void {
+    if (this.#lines === "") return;
+    const lines = this.#lines;
+    this.#lines = "";
+    try {
+      this.#writer.appendLines(lines);
+    } catch (error) {
+      // Kept for the next flush, whose caller (an answer's) sees the failure.
+      this.#lines = lines + this.#lines;
+      throw error;
+    }
+  }
+
+  /**
+   * Flushes once the requests being handled in this turn have appended
+   * theirs: one write for all of them. A microtask runs before the event
+   * loop moves any byte, so the lines are still on disk before the request
+   * reaches the upstream.
+   */
+  #flushSoon(): void {
+    if (this.#flushQueued) return;
+    this.#flushQueued = true;
+    queueMicrotask(() => {
+      this.#flushQueued = false;
+      try {
+        this.flush();
+      } catch {
+        // The lines stay held; the next answer's flush throws to its handler.
+      }
+    });
   }
 
   t(): number {
@@ -112,6 +155,7 @@ export class HttpRecorder implements ExchangeHost {
     if (this.#sessionless) this.endSession(this.#sessionless, "recorder-stopped");
     // Nothing succeeded: the cassette keeps what happened, with no era.
     if (this.#writer.deferred) this.#writer.setHeader(this.#header(undefined));
+    this.flush();
     await this.#writer.close();
   }
 
@@ -143,7 +187,12 @@ export class HttpRecorder implements ExchangeHost {
   ): void {
     const place = { t: this.t(), ...(session ? { session: session.name } : {}), x, dir };
     try {
-      const redacted = this.settings.redactor ? this.settings.redactor.message(msg, dir) : msg;
+      const redactor = this.settings.redactor;
+      // A frame whose text shows nothing the rules could change is kept as it
+      // came, without walking (and copying) the message to find that out.
+      const redacted = !redactor || (text !== undefined && redactor.keepsLine(text, dir))
+        ? msg
+        : redactor.message(msg, dir);
       const entry: MessageEntry = {
         type: "message",
         ...place,
@@ -258,11 +307,19 @@ export class HttpRecorder implements ExchangeHost {
       requests: new Map(),
       ...read,
     };
+    // Forwarded first, recorded beside it: the request's lines are written
+    // while the upstream works on it, the answer's before it goes back.
+    const answering = forwardRequest(this, client);
     this.#recordRequest(client);
-    return await forwardRequest(this, client);
+    this.#flushSoon();
+    try {
+      return await answering;
+    } finally {
+      this.flush();
+    }
   }
 
-  /** The request's envelope and its messages (or its text), before it is forwarded. */
+  /** The request's envelope and its messages (or its text), as it is forwarded. */
   #recordRequest(client: ClientRequest): void {
     const { request, url, x, session, parsed, text } = client;
     const pathAndQuery = url.pathname + url.search;

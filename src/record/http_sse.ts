@@ -25,6 +25,8 @@ export type EndReason = "complete" | "client-closed" | "upstream-closed";
 /** What of the recorder the SSE relay uses. */
 export interface SseHost {
   append(entry: Entry): void;
+  /** Writes what was appended: done before the bytes it records go on. */
+  flush(): void;
   t(): number;
   /** Records one message; `text` is the frame's own text when there is one. */
   message(
@@ -66,6 +68,7 @@ export function relaySse(
     if (ended) return;
     ended = true;
     exchange.end(reason, error);
+    host.flush();
   };
   const recordEvents = (events: SseEvent[]) => {
     for (const event of events) recordEvent(host, event, exchange);
@@ -81,6 +84,7 @@ export function relaySse(
           return;
         }
         recordEvents(splitter.push(value));
+        host.flush();
         controller.enqueue(host.rewrite(value));
       } catch (error) {
         recordEvents(splitter.end());

@@ -18,6 +18,8 @@ export class Upstream {
   readonly url: URL;
   /** The values that must never be printed: query values, user name and password. */
   readonly #secrets: string[];
+  /** The origin, when the URL has no query and no credentials to carry over. */
+  readonly #plainOrigin: string | undefined;
 
   constructor(url: string) {
     try {
@@ -32,6 +34,8 @@ export class Upstream {
     const values = [...this.url.searchParams.values(), this.url.username, this.url.password]
       .flatMap((value) => [value, encodeURIComponent(value)])
       .filter((value) => value.length >= 3);
+    const plain = this.url.search === "" && this.url.username === "" && this.url.password === "";
+    this.#plainOrigin = plain ? this.url.origin : undefined;
     // Longest first, so a value that contains another is hidden whole.
     this.#secrets = [...new Set(values)].sort((a, b) => b.length - a.length);
   }
@@ -50,7 +54,13 @@ export class Upstream {
    * Where a client request goes: its path and query on the upstream, with
    * each of the upstream URL's own query parameters the client did not send.
    */
-  target(pathAndQuery: string): URL {
+  target(pathAndQuery: string): URL | string {
+    // Without a query of its own to add, the upstream's origin and the
+    // client's path are the target: no URL parsed and rebuilt per request.
+    // (A path starting "//" would name another host: it goes through URL.)
+    if (this.#plainOrigin !== undefined && pathAndQuery[0] === "/" && pathAndQuery[1] !== "/") {
+      return this.#plainOrigin + pathAndQuery;
+    }
     const target = new URL(pathAndQuery, this.url);
     for (const [key, value] of this.url.searchParams) {
       if (!target.searchParams.has(key)) target.searchParams.append(key, value);

@@ -15,7 +15,11 @@
  * @module
  */
 import type { HttpHandler, HttpServer, ServeOptions } from "./types.ts";
-import { requestDeadlineMs, withBodyDeadline } from "./request_deadline.ts";
+import {
+  requestDeadlineMs,
+  withBodyDeadline,
+  withSignalledBodyDeadline,
+} from "./request_deadline.ts";
 
 interface DenoConn {
   readonly remoteAddr: { hostname: string };
@@ -81,7 +85,11 @@ function capped(options: ServeOptions, handler: HttpHandler, counter: { cut: num
     if (headerBytes(request.headers) > maxHeaderBytes) {
       return new Response("Request header fields too large", { status: 431 });
     }
-    return withBodyDeadline(
+    // Unwrapped only where the connection can be closed: that ends a read past the deadline.
+    const withDeadline = options.signalsBodyRead && close
+      ? withSignalledBodyDeadline
+      : withBodyDeadline;
+    return withDeadline(
       request,
       deadline,
       (bounded) => handler(bounded, { remoteAddress }),

@@ -109,6 +109,12 @@ export interface ServeOptions {
    * connection closed. Default: the idle timeout, else 30000.
    */
   requestTimeoutMs?: number;
+  /**
+   * The handler calls `bodyRead(request)` (./request_deadline.ts) once it
+   * has read the body, so the server can hand the request on unwrapped
+   * where it can close a connection to end a read past the deadline.
+   */
+  signalsBodyRead?: boolean;
   /** Called for each request so cut (for a diagnostic). */
   onRequestCut?(info: { remoteAddress: string; method: string; path: string }): void;
   /**
