@@ -9,6 +9,7 @@
  *
  * @module
  */
+import type { BodyDeadline } from "./types.ts";
 
 /** Default bound, in ms, on the time to read a request's body once its headers are in. */
 export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
@@ -84,4 +85,44 @@ export function withBodyDeadline(
   // Once the handler answers, its body is its own business (or the idle timeout's).
   answered.then(finish, finish);
   return Promise.race([answered, late]);
+}
+
+/**
+ * A body deadline for a handler that reads the body itself, started now:
+ * one timer per read and no stream around the body (see
+ * `ServeOptions.handlerReadsBody`). `onCut` runs when the deadline passes
+ * before the body is in.
+ */
+export function handlerDeadline(ms: number, onCut: () => void): BodyDeadline | undefined {
+  if (!Number.isFinite(ms) || ms <= 0) return undefined;
+  return new HandlerDeadline(performance.now() + ms, onCut);
+}
+
+class HandlerDeadline implements BodyDeadline {
+  constructor(private readonly due: number, private readonly onCut: () => void) {}
+
+  within<T>(reading: Promise<T>): Promise<T | undefined> {
+    return new Promise<T | undefined>((resolve, reject) => {
+      let settled = false;
+      const timer = setTimeout(() => {
+        if (settled) return;
+        settled = true;
+        // The read ends (rejected) when the connection is closed: nobody waits for it.
+        reading.catch(() => {});
+        this.onCut();
+        resolve(undefined);
+      }, Math.max(0, this.due - performance.now()));
+      reading.then((value) => {
+        if (settled) return;
+        settled = true;
+        clearTimeout(timer);
+        resolve(value);
+      }, (error) => {
+        if (settled) return;
+        settled = true;
+        clearTimeout(timer);
+        reject(error);
+      });
+    });
+  }
 }
