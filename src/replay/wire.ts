@@ -24,9 +24,9 @@ export interface Ready {
 /**
  * A recorded answer's text split once around its id value: the live text is
  * `before + JSON.stringify(id) + after`, with no scan or re-serialising per
- * answer. A frame without its own text is split from `JSON.stringify` of its
- * message, which is what the outlet would have written (the spread in
- * {@linkcode withLiveId} keeps the id where it was).
+ * answer. A frame without its own text, once it answers a second time, is
+ * split from `JSON.stringify` of its message, which is what the outlet would
+ * have written (the spread in {@linkcode withLiveId} keeps the id where it was).
  */
 interface IdSlot {
   before: string;
@@ -34,12 +34,22 @@ interface IdSlot {
 }
 
 /** Each frame's slot, found at its first use; null when its text has no top-level id. */
-const idSlots = new WeakMap<Frame, IdSlot | null>();
+const idSlots = new WeakMap<Frame, IdSlot | null | typeof ONCE>();
+/**
+ * A frame without its own text answered once so far: most frames are
+ * answered once per replay, and for those serialising the message as the
+ * outlet does costs less than serialising, scanning and splitting it.
+ */
+const ONCE = 0;
 
 function idSlotOf(frame: Frame): IdSlot | null {
-  let slot = idSlots.get(frame);
-  if (slot !== undefined) return slot;
-  slot = null;
+  const known = idSlots.get(frame);
+  if (known === null || (known !== undefined && known !== ONCE)) return known;
+  if (frame.text === undefined && known === undefined) {
+    idSlots.set(frame, ONCE);
+    return null;
+  }
+  let slot: IdSlot | null = null;
   const text = frame.text ?? ("id" in frame.msg ? JSON.stringify(frame.msg) : undefined);
   const span = text === undefined ? undefined : memberSpan(text, ["id"]);
   if (text !== undefined && span) {
