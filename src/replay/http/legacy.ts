@@ -271,6 +271,9 @@ export class LegacyHttp {
   }
 }
 
+/** Shared by every response: never mutated (responses copy what they are given). */
+const NO_HEADERS: Record<string, string> = Object.freeze({});
+
 function sessionHeaders(live: LiveSession | undefined): Record<string, string> {
-  return live?.sessionId ? { "mcp-session-id": live.sessionId } : {};
+  return live?.sessionId ? live.headers : NO_HEADERS;
 }
