@@ -8,7 +8,7 @@
  */
 import { ErrorCode } from "../jsonrpc.ts";
 import { runtime } from "../runtime/mod.ts";
-import type { HttpServer } from "../runtime/mod.ts";
+import type { HttpServer, ServeInfo } from "../runtime/mod.ts";
 import { errorReply } from "./body.ts";
 import { checkHostAndOrigin, exposureWarning, parseListen } from "./guard.ts";
 import type { ListenAddress } from "./guard.ts";
@@ -22,10 +22,14 @@ export interface LocalServeOptions {
   /** A request's body must be in within this many ms of its headers (default: the idle timeout). */
   requestTimeoutMs?: number;
   log?: (line: string) => void;
-  /** The handler calls `bodyRead(request)` once it has the body (see the runtime's ServeOptions). */
-  signalsBodyRead?: boolean;
   /** Leave the Host and Origin check to the handler (the replay's does it, in process too). */
   handlerGuards?: boolean;
+  /**
+   * The handler keeps the body deadline with `info.bodyDeadline` when it is
+   * set (see `ServeOptions.handlerReadsBody`); it must then read every body
+   * through it.
+   */
+  handlerReadsBody?: boolean;
 }
 
 /** A server started by {@linkcode serveLocal}. */
@@ -45,7 +49,7 @@ export interface LocalServer {
  */
 export async function serveLocal(
   options: LocalServeOptions,
-  handle: (request: Request) => Promise<Response>,
+  handle: (request: Request, info: ServeInfo) => Promise<Response>,
 ): Promise<LocalServer> {
   const requested = parseListen(options.listen);
   const warning = exposureWarning(requested.hostname);
@@ -62,10 +66,10 @@ export async function serveLocal(
           `cut a ${method} ${path} from ${remoteAddress}: its body did not arrive in time (408)`,
         ),
       exposed: warning !== undefined,
-      ...(options.signalsBodyRead ? { signalsBodyRead: true } : {}),
+      handlerReadsBody: options.handlerReadsBody,
     },
-    (request) => {
-      if (options.handlerGuards) return handle(request);
+    (request, info) => {
+      if (options.handlerGuards) return handle(request, info);
       const refused = checkHostAndOrigin(request, bound);
       if (refused) {
         return Promise.resolve(errorReply({
@@ -74,7 +78,7 @@ export async function serveLocal(
           message: refused.message,
         }));
       }
-      return handle(request);
+      return handle(request, info);
     },
   );
   bound.port = server.port;

@@ -71,8 +71,8 @@ export async function recordHttp(options: HttpRecordOptions): Promise<number> {
     idleTimeoutMs: options.idleTimeoutMs,
     requestTimeoutMs: options.requestTimeoutMs,
     log: options.log,
-    signalsBodyRead: true,
-  }, (request) => active.handle(request));
+    handlerReadsBody: true,
+  }, (request, info) => active.handle(request, info.bodyDeadline));
   if (local.warning) options.log?.(`mcp-cassette: ${local.warning}`);
   active.proxyOrigin = originFor(local.bound.hostname, local.bound.port);
   options.onListening?.(active.proxyOrigin + upstream.clientPath);

@@ -10,7 +10,7 @@ import type { Json, JsonObject } from "../jsonrpc.ts";
 import { forwardableHeaders, mediaType, scrubHeaders } from "../http/headers.ts";
 import type { HeaderRedactor } from "../http/headers.ts";
 import { errorReply, readBodyCapped } from "../http/body.ts";
-import { bodyRead } from "../runtime/request_deadline.ts";
+import type { BodyDeadline } from "../runtime/mod.ts";
 import type { Redactor } from "../redact/mod.ts";
 import { isJsonRpc, messagesOf, parseJson } from "./http_messages.ts";
 import { relaySse } from "./http_sse.ts";
@@ -46,18 +46,19 @@ export interface ExchangeHost extends SseHost {
   endSession(session: LiveSession, reason: string): void;
 }
 
-/** Reads the client's body (capped at `maxBytes`) and parses it when it says it is JSON. */
+/**
+ * Reads the client's body (capped at `maxBytes`, within `deadline` when the
+ * server left it to the handler) and parses it when it says it is JSON.
+ */
 export async function readClientBody(
   request: Request,
   maxBytes: number,
-): Promise<ClientBody | "too-large"> {
+  deadline?: BodyDeadline,
+): Promise<ClientBody | "too-large" | "too-late"> {
   if (request.method === "GET" || request.method === "HEAD") return { text: "" };
-  let read;
-  try {
-    read = await readBodyCapped(request, maxBytes);
-  } finally {
-    bodyRead(request);
-  }
+  const reading = readBodyCapped(request, maxBytes);
+  const read = deadline ? await deadline.within(reading) : await reading;
+  if (read === undefined) return "too-late";
   if (read.tooLarge) return "too-large";
   const text = new TextDecoder().decode(read.bytes);
   const isJson = mediaType(request.headers.get("content-type")) === "application/json";

@@ -28,6 +28,8 @@ import type { LiveSession } from "./http_sse.ts";
 import { forwardRequest, readClientBody } from "./http_exchange.ts";
 import type { ClientRequest, ExchangeHost } from "./http_exchange.ts";
 import type { Upstream } from "./http_upstream.ts";
+import { requestTimeout } from "../runtime/request_deadline.ts";
+import type { BodyDeadline } from "../runtime/mod.ts";
 
 /** What the recorder needs of the recording's options. */
 export interface RecorderSettings {
@@ -264,8 +266,9 @@ export class HttpRecorder implements ExchangeHost {
   }
 
   /** Handles one client request. */
-  async handle(request: Request): Promise<Response> {
-    const read = await readClientBody(request, this.settings.maxBodyBytes);
+  async handle(request: Request, deadline?: BodyDeadline): Promise<Response> {
+    const read = await readClientBody(request, this.settings.maxBodyBytes, deadline);
+    if (read === "too-late") return requestTimeout();
     if (read === "too-large") {
       return errorReply({
         status: 413,

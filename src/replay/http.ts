@@ -83,7 +83,9 @@ export async function serveHttp(
     idleTimeoutMs: options.idleTimeoutMs,
     log: options.log,
     handlerGuards: true,
-  }, (request) => server.handle(request));
+    // HTTP+SSE reads its bodies elsewhere: the runtime keeps its deadline.
+    handlerReadsBody: !server.legacySse,
+  }, (request, info) => server.handle(request, info.bodyDeadline));
   if (local.warning) options.log?.(local.warning);
   server.bound = local.bound;
   options.onListening?.(originFor(local.bound.hostname, local.bound.port) + server.path);

@@ -8,7 +8,6 @@
  */
 import type { Json, JsonRpcId, JsonRpcMessage } from "../jsonrpc.ts";
 import { memberSpan, spliceSpan } from "../json_text.ts";
-import type { Span } from "../json_text.ts";
 
 /** A recorded frame: its message, and its own text when that is not the serialised message. */
 export interface Frame {
@@ -22,21 +21,50 @@ export interface Ready {
   text?: string;
 }
 
-/** Where the id sits in each recorded text, found once. */
-const idSpans = new WeakMap<Frame, Span | null>();
+/**
+ * A recorded answer's text split once around its id value: the live text is
+ * `before + JSON.stringify(id) + after`, with no scan or re-serialising per
+ * answer. A frame without its own text, once it answers a second time, is
+ * split from `JSON.stringify` of its message, which is what the outlet would
+ * have written (the spread in {@linkcode withLiveId} keeps the id where it was).
+ */
+interface IdSlot {
+  before: string;
+  after: string;
+}
 
-function idSpanOf(frame: Frame & { text: string }): Span | undefined {
-  let span = idSpans.get(frame);
-  if (span === undefined) idSpans.set(frame, span = memberSpan(frame.text, ["id"]) ?? null);
-  return span ?? undefined;
+/** Each frame's slot, found at its first use; null when its text has no top-level id. */
+const idSlots = new WeakMap<Frame, IdSlot | null | typeof ONCE>();
+/**
+ * A frame without its own text answered once so far: most frames are
+ * answered once per replay, and for those serialising the message as the
+ * outlet does costs less than serialising, scanning and splitting it.
+ */
+const ONCE = 0;
+
+function idSlotOf(frame: Frame): IdSlot | null {
+  const known = idSlots.get(frame);
+  if (known === null || (known !== undefined && known !== ONCE)) return known;
+  if (frame.text === undefined && known === undefined) {
+    idSlots.set(frame, ONCE);
+    return null;
+  }
+  let slot: IdSlot | null = null;
+  const text = frame.text ?? ("id" in frame.msg ? JSON.stringify(frame.msg) : undefined);
+  const span = text === undefined ? undefined : memberSpan(text, ["id"]);
+  if (text !== undefined && span) {
+    slot = { before: text.slice(0, span.start), after: text.slice(span.end) };
+  }
+  idSlots.set(frame, slot);
+  return slot;
 }
 
 /** The frame with the live id in place of the recorded one. */
 export function withLiveId(frame: Frame, id: JsonRpcId): Ready {
   const message = { ...frame.msg, id };
-  if (frame.text === undefined) return { message };
-  const span = idSpanOf(frame as Frame & { text: string });
-  return { message, text: span ? spliceSpan(frame.text, span, JSON.stringify(id)) : frame.text };
+  const slot = idSlotOf(frame);
+  if (slot) return { message, text: slot.before + JSON.stringify(id) + slot.after };
+  return frame.text === undefined ? { message } : { message, text: frame.text };
 }
 
 /** A progress notification carrying the live request's token. */

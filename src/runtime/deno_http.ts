@@ -15,11 +15,7 @@
  * @module
  */
 import type { HttpHandler, HttpServer, ServeOptions } from "./types.ts";
-import {
-  requestDeadlineMs,
-  withBodyDeadline,
-  withSignalledBodyDeadline,
-} from "./request_deadline.ts";
+import { handlerDeadline, requestDeadlineMs, withBodyDeadline } from "./request_deadline.ts";
 
 interface DenoConn {
   readonly remoteAddr: { hostname: string };
@@ -85,21 +81,21 @@ function capped(options: ServeOptions, handler: HttpHandler, counter: { cut: num
     if (headerBytes(request.headers) > maxHeaderBytes) {
       return new Response("Request header fields too large", { status: 431 });
     }
-    // Unwrapped only where the connection can be closed: that ends a read past the deadline.
-    const withDeadline = options.signalsBodyRead && close
-      ? withSignalledBodyDeadline
-      : withBodyDeadline;
-    return withDeadline(
+    const onCut = () => {
+      counter.cut++;
+      const path = new URL(request.url).pathname;
+      options.onRequestCut?.({ remoteAddress, method: request.method, path });
+      // After the 408 has had a moment to go out: the rest of the body is not waited for.
+      if (close) setTimeout(close, 100);
+    };
+    if (options.handlerReadsBody) {
+      return handler(request, { remoteAddress, bodyDeadline: handlerDeadline(deadline, onCut) });
+    }
+    return withBodyDeadline(
       request,
       deadline,
       (bounded) => handler(bounded, { remoteAddress }),
-      () => {
-        counter.cut++;
-        const path = new URL(request.url).pathname;
-        options.onRequestCut?.({ remoteAddress, method: request.method, path });
-        // After the 408 has had a moment to go out: the rest of the body is not waited for.
-        if (close) setTimeout(close, 100);
-      },
+      onCut,
     );
   };
 }

@@ -6,6 +6,7 @@
  * @module
  */
 import type { Json, JsonObject } from "../../jsonrpc.ts";
+import type { BodyDeadline } from "../../runtime/mod.ts";
 import type { ReplayEngine } from "../engine.ts";
 import type { ReplaySession } from "../session.ts";
 import type { SseChannel } from "./channel.ts";
@@ -21,7 +22,10 @@ export interface HttpHost {
   /** A new SSE stream, or undefined when the most allowed are open. */
   openChannel(): SseChannel | undefined;
   /** The shared POST checks (Accept, Content-Type, size, JSON): the body, or the refusal. */
-  readPost(request: Request): Promise<{ body: Json } | { error: Response }>;
+  readPost(
+    request: Request,
+    deadline?: BodyDeadline,
+  ): Promise<{ body: Json } | { error: Response }>;
   /** Replays one request; resolves with its response once the first byte of it is known. */
   replyTo(
     live: LiveSession | undefined,

@@ -11,6 +11,7 @@ import { randomId } from "../../http/random_id.ts";
 import { accepts } from "../../http/headers.ts";
 import { errorReply, jsonResponse } from "../../http/body.ts";
 import { ErrorCode } from "../../jsonrpc.ts";
+import type { BodyDeadline } from "../../runtime/mod.ts";
 import type { JsonObject } from "../../jsonrpc.ts";
 import { isObject } from "../../util.ts";
 import { answerBatch, receiveGuarded } from "../batch.ts";
@@ -37,9 +38,9 @@ export class LegacyHttp {
     );
   }
 
-  /** Answers one request of the legacy era. */
-  async handle(request: Request): Promise<Response> {
-    if (request.method === "POST") return await this.#legacyPost(request);
+  /** Answers one request of the legacy era; `deadline` bounds the reading of a POST's body. */
+  async handle(request: Request, deadline?: BodyDeadline): Promise<Response> {
+    if (request.method === "POST") return await this.#legacyPost(request, deadline);
     if (request.method === "GET") return this.#legacyGet(request);
     if (request.method === "DELETE") return this.#legacyDelete(request);
     return new Response(null, { status: 405, headers: { allow: "GET, POST, DELETE" } });
@@ -85,8 +86,8 @@ export class LegacyHttp {
     return undefined;
   }
 
-  async #legacyPost(request: Request): Promise<Response> {
-    const read = await this.host.readPost(request);
+  async #legacyPost(request: Request, deadline?: BodyDeadline): Promise<Response> {
+    const read = await this.host.readPost(request, deadline);
     if ("error" in read) return read.error;
     const messages = Array.isArray(read.body) ? read.body : [read.body];
     const batch = Array.isArray(read.body) && read.body.length > 0;
@@ -270,6 +271,9 @@ export class LegacyHttp {
   }
 }
 
+/** Shared by every response: never mutated (responses copy what they are given). */
+const NO_HEADERS: Record<string, string> = Object.freeze({});
+
 function sessionHeaders(live: LiveSession | undefined): Record<string, string> {
-  return live?.sessionId ? { "mcp-session-id": live.sessionId } : {};
+  return live?.sessionId ? live.headers : NO_HEADERS;
 }

@@ -31,7 +31,14 @@ export class LiveSession {
   detached = new Map<number, DetachedStream>();
   #streams = 0;
 
-  constructor(readonly replay: ReplaySession, readonly sessionId: string | undefined) {}
+  /** The session's response headers, made once rather than for every response (never mutated). */
+  readonly headers: Record<string, string>;
+
+  constructor(readonly replay: ReplaySession, readonly sessionId: string | undefined) {
+    this.headers = Object.freeze<Record<string, string>>(
+      sessionId ? { "mcp-session-id": sessionId } : {},
+    );
+  }
 
   newStream(): number {
     return ++this.#streams;

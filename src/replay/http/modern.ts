@@ -10,6 +10,7 @@ import { errorReply } from "../../http/body.ts";
 import { ErrorCode, PROTOCOL_VERSION_META } from "../../jsonrpc.ts";
 import type { Json, JsonObject } from "../../jsonrpc.ts";
 import { isObject } from "../../util.ts";
+import type { BodyDeadline } from "../../runtime/mod.ts";
 import type { ReplayEngine } from "../engine.ts";
 import type { ReplaySession } from "../session.ts";
 import type { HttpHost } from "./host.ts";
@@ -58,11 +59,11 @@ export class ModernHttp {
     this.#dropRecordedRefusals();
   }
 
-  async handle(request: Request): Promise<Response> {
+  async handle(request: Request, deadline?: BodyDeadline): Promise<Response> {
     if (request.method !== "POST") {
       return new Response(null, { status: 405, headers: { allow: "POST" } });
     }
-    const read = await this.host.readPost(request);
+    const read = await this.host.readPost(request, deadline);
     if ("error" in read) return read.error;
     const body = read.body;
     if (!isObject(body)) {

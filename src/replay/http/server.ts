@@ -11,6 +11,8 @@ import { errorReply, jsonResponse, readTextCapped } from "../../http/body.ts";
 import { checkHostAndOrigin, originFor } from "../../http/guard.ts";
 import type { ListenAddress } from "../../http/guard.ts";
 import { ErrorCode } from "../../jsonrpc.ts";
+import { requestTimeout } from "../../runtime/request_deadline.ts";
+import type { BodyDeadline } from "../../runtime/mod.ts";
 import type { Json, JsonObject } from "../../jsonrpc.ts";
 import { receiveGuarded } from "../batch.ts";
 import type { ReplayEngine } from "../engine.ts";
@@ -63,7 +65,11 @@ export class HttpReplayServer implements HttpHost {
     return channel;
   }
 
-  async handle(request: Request): Promise<Response> {
+  /**
+   * Answers one request; `deadline`, when the server gives one, bounds the
+   * reading of its body (./http.ts).
+   */
+  async handle(request: Request, deadline?: BodyDeadline): Promise<Response> {
     const refused = checkHostAndOrigin(request, this.bound);
     if (refused) {
       return errorReply({
@@ -78,8 +84,8 @@ export class HttpReplayServer implements HttpHost {
       return this.#wellKnown(new URL(url));
     }
     if (this.legacySse) return await this.legacySse.handle(request, new URL(url));
-    if (this.#modern) return await this.#modern.handle(request);
-    return await this.#legacy!.handle(request);
+    if (this.#modern) return await this.#modern.handle(request, deadline);
+    return await this.#legacy!.handle(request, deadline);
   }
 
   /** Serves recorded well-known metadata, as recorded; 404 otherwise. */
@@ -100,8 +106,11 @@ export class HttpReplayServer implements HttpHost {
     return new Response("Not Found", { status: 404 });
   }
 
-  /** Shared POST checks: Accept, Content-Type, size, JSON. */
-  async readPost(request: Request): Promise<{ body: Json } | { error: Response }> {
+  /** Shared POST checks: Accept, Content-Type, size, JSON; the body read within `deadline`. */
+  async readPost(
+    request: Request,
+    deadline?: BodyDeadline,
+  ): Promise<{ body: Json } | { error: Response }> {
     const accept = request.headers.get("accept");
     if (!accepts(accept, "application/json") || !accepts(accept, "text/event-stream")) {
       return {
@@ -121,7 +130,9 @@ export class HttpReplayServer implements HttpHost {
         }),
       };
     }
-    const read = await readTextCapped(request, this.options.maxBodyBytes ?? 4 * 1024 * 1024);
+    const reading = readTextCapped(request, this.options.maxBodyBytes ?? 4 * 1024 * 1024);
+    const read = deadline ? await deadline.within(reading) : await reading;
+    if (read === undefined) return { error: requestTimeout() };
     if (read.tooLarge) {
       return {
         error: errorReply({
