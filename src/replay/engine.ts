@@ -11,7 +11,6 @@ import type { Era } from "../cassette/format.ts";
 import { invalidateIndex } from "../match/answer_book.ts";
 import type { Match } from "../match/answer_book.ts";
 import { sha256Hex } from "../redact/sha256.ts";
-import { nextTurn } from "../runtime/turn.ts";
 import type { ReplayOptions } from "./options.ts";
 import type { RecordingSource, ReportSink } from "./source.ts";
 import { EpisodeBuilder } from "./episodes.ts";
@@ -36,6 +35,7 @@ export class ReplayEngine implements RecordingSource, ReportSink {
   #builder: EpisodeBuilder;
   #complete = false;
   #loaded: Promise<void> = Promise.resolve();
+  #readOn: (() => void) | undefined;
   #waiting = 0;
   #tail: Promise<void> = Promise.resolve();
   #batchRead = deferred();
@@ -73,10 +73,30 @@ export class ReplayEngine implements RecordingSource, ReportSink {
     const batches = stream.batches[Symbol.asyncIterator]();
     const first = await batches.next();
     if (!first.done) engine.#ingest(first.value);
-    engine.#loaded = engine.#readRest(stream, batches);
+    let finished!: { resolve: () => void; reject: (error: unknown) => void };
+    engine.#loaded = new Promise<void>((resolve, reject) => (finished = { resolve, reject }));
     // Nobody may be waiting yet: a failure is seen by whoever awaits `loaded`.
     engine.#loaded.catch(() => {});
+    engine.#readOn = () =>
+      engine.#readRest(stream, batches).then(finished.resolve, finished.reject);
     return engine;
+  }
+
+  /**
+   * Reads the rest of the file, from now on. A streaming front end calls it
+   * once the first message is answered (the handshake comes from the part
+   * read first, before any other work competes with it); anything that
+   * waits for the file calls it too.
+   */
+  readOn(): void {
+    const start = this.#readOn;
+    this.#readOn = undefined;
+    start?.();
+  }
+
+  /** Rejects with what was wrong in the file, if it is bad; never resolves otherwise, nor reads on. */
+  get failure(): Promise<never> {
+    return this.#loaded.then(() => new Promise<never>(() => {}));
   }
 
   /** True once the whole cassette is read. */
@@ -86,6 +106,7 @@ export class ReplayEngine implements RecordingSource, ReportSink {
 
   /** Resolves once the whole cassette is read; rejects with what was wrong in it. */
   get loaded(): Promise<void> {
+    this.readOn();
     return this.#loaded;
   }
 
@@ -115,6 +136,7 @@ export class ReplayEngine implements RecordingSource, ReportSink {
 
   /** Resolves once the next batch of the file is read (or the whole file); rejects if it is bad. */
   progress(): Promise<void> {
+    this.readOn();
     return Promise.race([this.#batchRead.promise, this.#loaded]);
   }
 
@@ -127,8 +149,8 @@ export class ReplayEngine implements RecordingSource, ReportSink {
 
   async #readRest(stream: CassetteStream, batches: AsyncIterator<LocatedEntry[]>): Promise<void> {
     while (true) {
-      // A turn of the event loop between batches: a request read meanwhile is answered first.
-      await nextTurn();
+      // Each batch waits for a read of the file (16 KiB, src/runtime/file_text.ts): the
+      // event loop has a turn in between, and a request read meanwhile is answered first.
       const next = await batches.next();
       if (next.done) break;
       this.#ingest(next.value);

@@ -47,10 +47,12 @@ export async function serveStdio(
   const handle = (line: string) => {
     const work = handleLine(line, session, outlet, options.log);
     if (work) track(work);
+    // A streaming engine reads the rest of the file once the first message is answered.
+    (work ?? Promise.resolve()).finally(() => engine.readOn());
   };
   const reading = readLines(options.input, out, handle, (error) => track(outlet.send(error)));
   // A streaming engine may find a bad line after the first answers: the replay stops with it.
-  const loadFailed = engine.loaded.then(() => new Promise<never>(() => {}));
+  const loadFailed = engine.failure;
   try {
     await Promise.race([reading, disconnected, loadFailed]);
     if (!out.closed) {
