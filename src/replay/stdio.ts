@@ -47,8 +47,11 @@ export async function serveStdio(
   const handle = (line: string) => {
     const work = handleLine(line, session, outlet, options.log);
     if (work) track(work);
-    // A streaming engine reads the rest of the file once the first message is answered.
-    (work ?? Promise.resolve()).finally(() => engine.readOn());
+    // A streaming engine reads the rest of the file once the first message is answered
+    // (or has failed: its error is the tracker's to report).
+    const readOn = () => engine.readOn();
+    if (work) work.then(readOn, readOn);
+    else readOn();
   };
   const reading = readLines(options.input, out, handle, (error) => track(outlet.send(error)));
   // A streaming engine may find a bad line after the first answers: the replay stops with it.

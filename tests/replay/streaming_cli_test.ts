@@ -54,7 +54,8 @@ test("a bad line past the first answers stops the replay with exit 2 and the lin
   let stderr = "";
   child.stdout.on("data", (chunk) => (stdout += chunk));
   child.stderr.on("data", (chunk) => (stderr += chunk));
-  child.stdin.write(INITIALIZE + "\n"); // stdin stays open: the bad line ends the replay
+  // The last call waits for the rest of the file; stdin stays open: the bad line ends the replay.
+  child.stdin.write(INITIALIZE + "\n" + callRequest(24, CALLS - 1) + "\n");
   const code = await new Promise<number | null>((resolve) => child.on("exit", resolve));
   child.stdin.destroy();
   assert.match(stdout, /"serverInfo"/, "initialize was answered from the part read");
