@@ -166,9 +166,10 @@ class SessionBuilder {
     }
     if (kind !== "request" && kind !== "notification") return;
     if (msg.method === "notifications/cancelled") this.#noteCancelled(msg);
-    const fields = {
+    const trigger: Trigger = {
       index: this.session.triggers.length,
       line: entry.line ?? 0,
+      msg,
       key: requestKey(msg, this.options),
       t: entry.t,
       isRequest: kind === "request",
@@ -177,7 +178,6 @@ class SessionBuilder {
       x: entry.x,
       appended: entry.appended,
     };
-    const trigger: Trigger = { ...fields, msg };
     this.reads.mark(trigger);
     this.session.triggers.push(trigger);
     this.#last = trigger;

@@ -44,12 +44,16 @@ export async function serveStdio(
       () => inFlight.delete(work),
     );
   };
+  // A streaming engine reads the rest of the file once the first message is answered
+  // (or has failed: its error is the tracker's to report). Only the first: not a
+  // promise more on every later message's path.
+  let first = true;
+  const readOn = () => engine.readOn();
   const handle = (line: string) => {
     const work = handleLine(line, session, outlet, options.log);
     if (work) track(work);
-    // A streaming engine reads the rest of the file once the first message is answered
-    // (or has failed: its error is the tracker's to report).
-    const readOn = () => engine.readOn();
+    if (!first) return;
+    first = false;
     if (work) work.then(readOn, readOn);
     else readOn();
   };
