@@ -28,8 +28,8 @@ import {
   extractWWWAuthenticateParams,
   selectResourceURL,
 } from "../sdk.ts";
-import { CLI, DENO, ROOT, tempDir } from "../helpers.ts";
-import { cassetteLines, startBackground, URL_LINE } from "./http_helpers.ts";
+import { DENO, ROOT, tempDir } from "../helpers.ts";
+import { cassetteLines, startBackground, startHttpRecorder } from "./http_helpers.ts";
 
 const TOKEN = "t0ken-secret";
 const SDK_AUTH_SERVER = [
@@ -44,14 +44,7 @@ test("record --url passes an SDK server's OAuth through: 401 and metadata name t
   const upstream = await startBackground(SDK_AUTH_SERVER, /listening on port (\d+)/);
   const upstreamOrigin = `http://127.0.0.1:${upstream.found}`;
   const cassette = path.join(tempDir(), "auth-sdk.cassette.jsonl");
-  const recorder = await startBackground([
-    ...CLI,
-    "record",
-    "-o",
-    cassette,
-    "--url",
-    `${upstreamOrigin}/mcp`,
-  ], URL_LINE);
+  const recorder = await startHttpRecorder(`${upstreamOrigin}/mcp`, cassette);
   try {
     const proxyUrl = new URL(recorder.found);
     assert.equal(proxyUrl.pathname, "/mcp");

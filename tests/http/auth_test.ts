@@ -17,8 +17,8 @@ import {
   extractWWWAuthenticateParams,
   selectResourceURL,
 } from "../sdk.ts";
-import { CLI, DENO, ROOT, tempDir } from "../helpers.ts";
-import { cassetteLines, startBackground, URL_LINE } from "./http_helpers.ts";
+import { DENO, ROOT, tempDir } from "../helpers.ts";
+import { cassetteLines, startBackground, startHttpRecorder } from "./http_helpers.ts";
 
 const TOKEN = "t0ken-secret";
 const AUTH_SERVER = [
@@ -33,14 +33,7 @@ test("record --url passes OAuth through: 401 and metadata name the proxy, a bear
   const upstream = await startBackground(AUTH_SERVER, /listening on port (\d+)/);
   const upstreamOrigin = `http://127.0.0.1:${upstream.found}`;
   const cassette = path.join(tempDir(), "auth.cassette.jsonl");
-  const recorder = await startBackground([
-    ...CLI,
-    "record",
-    "-o",
-    cassette,
-    "--url",
-    `${upstreamOrigin}/mcp`,
-  ], URL_LINE);
+  const recorder = await startHttpRecorder(`${upstreamOrigin}/mcp`, cassette);
   try {
     const proxyUrl = new URL(recorder.found);
     assert.equal(proxyUrl.pathname, "/mcp");

@@ -7,7 +7,7 @@ import type { ChildProcess } from "node:child_process";
 import { createServer } from "node:net";
 import path from "node:path";
 import process from "node:process";
-import { NODE, ROOT } from "../helpers.ts";
+import { CLI, NODE, ROOT } from "../helpers.ts";
 
 /** A process running in the background. */
 export interface Background {
@@ -126,4 +126,18 @@ export const URL_LINE = /(http:\/\/127\.0\.0\.1:\d+\/\S*)/;
 /** Reads a cassette file into its lines. */
 export function cassetteLines(text: string): Record<string, unknown>[] {
   return text.trim().split("\n").map((line) => JSON.parse(line));
+}
+
+/** Starts `record --url` in front of `upstream`; resolves with the URL to give the client. */
+export async function startHttpRecorder(
+  upstream: string,
+  cassette: string,
+  /** The CLI's command line prefix: Deno's by default (`[BUN, "cli.ts"]` runs it on Bun). */
+  cli: readonly string[] = CLI,
+): Promise<Background & { url: string }> {
+  const recorder = await startBackground(
+    [...cli, "record", "-o", cassette, "--url", upstream],
+    URL_LINE,
+  );
+  return { ...recorder, url: recorder.found };
 }

@@ -1,8 +1,8 @@
 /**
  * The recorder's body deadline bounds the client's body, not the upstream's
- * answer: on Deno the recorder says when it has read the body (the request is
- * not wrapped to watch it), so an upstream slower than the deadline must still
- * be answered and recorded, one exchange after another.
+ * answer: on Deno the recorder reads the body within the deadline itself (the
+ * request is not wrapped to watch it), so an upstream slower than the deadline
+ * must still be answered and recorded, one exchange after another.
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";

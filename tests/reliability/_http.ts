@@ -6,8 +6,8 @@
  */
 import path from "node:path";
 import { DENO, ROOT } from "../helpers.ts";
-import { CLI } from "../helpers.ts";
-import { startBackground, URL_LINE } from "../http/http_helpers.ts";
+import { startBackground } from "../http/http_helpers.ts";
+export { startHttpRecorder } from "../http/http_helpers.ts";
 import type { Background } from "../http/http_helpers.ts";
 
 /** The HTTP fixture server (tests/fixtures/reliability/http_server.ts). */
@@ -23,20 +23,6 @@ export const HTTP_FIXTURE = [
 export async function startHttpFixture(): Promise<Background & { url: string }> {
   const server = await startBackground(HTTP_FIXTURE, /listening on port (\d+)/);
   return { ...server, url: `http://127.0.0.1:${server.found}/mcp` };
-}
-
-/** Starts `record --url` in front of `upstream`; resolves with the URL to give the client. */
-export async function startHttpRecorder(
-  upstream: string,
-  cassette: string,
-  /** The CLI's command line prefix: Deno's by default (`[BUN, "cli.ts"]` runs it on Bun). */
-  cli: readonly string[] = CLI,
-): Promise<Background & { url: string }> {
-  const recorder = await startBackground(
-    [...cli, "record", "-o", cassette, "--url", upstream],
-    URL_LINE,
-  );
-  return { ...recorder, url: recorder.found };
 }
 
 /** A JSON-RPC message as the tests see it. */

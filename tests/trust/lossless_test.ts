@@ -10,7 +10,7 @@ import assert from "node:assert/strict";
 import { readFileSync, rmSync } from "node:fs";
 import path from "node:path";
 import { CLI, ROOT, run, tempDir } from "../helpers.ts";
-import { startBackground, URL_LINE } from "../http/http_helpers.ts";
+import { startBackground, startHttpRecorder, URL_LINE } from "../http/http_helpers.ts";
 
 const SERVER = ["python3", path.join(ROOT, "tests/fixtures/trust/weather_server.py")];
 
@@ -98,10 +98,7 @@ test("Streamable HTTP: the replay's JSON body is the server's own text", async (
   const server = await startBackground([...SERVER, "--http", "0"], /listening on (\d+)/);
   t.after(() => server.stop("SIGKILL"));
   const upstream = `http://127.0.0.1:${server.found}/mcp`;
-  const recorder = await startBackground(
-    [...CLI, "record", "-o", cassette, "--url", upstream],
-    URL_LINE,
-  );
+  const recorder = await startHttpRecorder(upstream, cassette);
   const liveBodies = await session(recorder.found);
   await recorder.stop();
   assert.match(liveBodies[1], /"celsius": 9\.0, "station": 12345678901234567890/);
@@ -139,10 +136,7 @@ test("Streamable HTTP over SSE: the replay's data lines are the server's own tex
   const server = await startBackground([...SERVER, "--http", "0", "--sse"], /listening on (\d+)/);
   t.after(() => server.stop("SIGKILL"));
   const upstream = `http://127.0.0.1:${server.found}/mcp`;
-  const recorder = await startBackground(
-    [...CLI, "record", "-o", cassette, "--url", upstream],
-    URL_LINE,
-  );
+  const recorder = await startHttpRecorder(upstream, cassette);
   const liveBodies = await session(recorder.found);
   await recorder.stop();
   assert.match(
