@@ -19,7 +19,7 @@ import type {
   Signal,
   SpawnOptions,
 } from "./types.ts";
-import { fileText } from "./file_text.ts";
+import { openRandomReads, readFileBytes, readFileText } from "./deno_files.ts";
 import { readableWithReadNow, writableWithWriteDirect } from "./immediate.ts";
 import { Deno, encoder, stdinStream, syncWritable, writeAllSync } from "./deno_api.ts";
 import type { DenoChild, DenoFile } from "./deno_api.ts";
@@ -236,14 +236,6 @@ function openAppend(path: string, options: { truncate?: boolean } = {}): AppendF
   };
 }
 
-/** The file's text; the file opens at the first read. */
-function readFileText(path: string): ReadableStream<string> {
-  return fileText(async () => {
-    const file = await Deno.open(path, { read: true });
-    return { read: (buffer) => file.read(buffer), close: () => file.close() };
-  });
-}
-
 async function stat(path: string): Promise<FileInfo | undefined> {
   try {
     const info = await Deno.lstat(path);
@@ -350,6 +342,8 @@ export const denoRuntime: Runtime = {
   spawnPiped: (command, options = {}) => startChild(command, options, "piped") as PipedChildProcess,
   readTextFile: (path) => Deno.readTextFile(path),
   readFileText,
+  readFileBytes,
+  openRandomReads,
   writeTextFile: (path, text) => Deno.writeTextFile(path, text),
   async createExclusive(path, text) {
     try {

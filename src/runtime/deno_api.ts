@@ -11,6 +11,8 @@ import { readableWithReadNow, writableWithWriteNow } from "./immediate.ts";
 export interface DenoFile {
   read(buffer: Uint8Array): Promise<number | null>;
   readSync(buffer: Uint8Array): number | null;
+  seekSync(offset: number, whence: number): number;
+  statSync(): { size: number };
   writeSync(bytes: Uint8Array): number;
   close(): void;
   readable: ReadableStream<Uint8Array>;

@@ -30,12 +30,40 @@ export function fileText(
   open: () => Promise<FileReads>,
   chunkBytes = 16 << 10,
 ): ReadableStream<string> {
-  const buffers = [new Uint8Array(chunkBytes), new Uint8Array(chunkBytes)];
   const decoder = new TextDecoder();
+  return fileChunks(open, chunkBytes, (filled) => decoder.decode(filled, { stream: true }), () => {
+    const rest = decoder.decode();
+    return rest === "" ? undefined : rest;
+  });
+}
+
+/**
+ * The file's bytes, each chunk a copy of its own (16 KiB, as
+ * {@linkcode fileText} reads, for the same reasons).
+ */
+export function fileBytes(
+  open: () => Promise<FileReads>,
+  chunkBytes = 16 << 10,
+): ReadableStream<Uint8Array> {
+  return fileChunks(open, chunkBytes, (filled) => filled.slice());
+}
+
+/**
+ * Reads the file in chunks through two buffers that take turns, handing each
+ * filled one to `take` before this returns (the buffer is then free for the
+ * read after next); `flush` gives what is left at the end.
+ */
+function fileChunks<T>(
+  open: () => Promise<FileReads>,
+  chunkBytes: number,
+  take: (filled: Uint8Array) => T,
+  flush: () => T | undefined = () => undefined,
+): ReadableStream<T> {
+  const buffers = [new Uint8Array(chunkBytes), new Uint8Array(chunkBytes)];
   let file: FileReads | undefined;
   let turn = 0;
   let reading: Promise<number | null> | undefined;
-  return new ReadableStream<string>({
+  return new ReadableStream<T>({
     async start() {
       file = await open();
       reading = file.read(buffers[turn]);
@@ -44,16 +72,15 @@ export function fileText(
       const read = await reading!;
       if (read === null) {
         await file!.close();
-        const rest = decoder.decode();
-        if (rest !== "") controller.enqueue(rest);
+        const rest = flush();
+        if (rest !== undefined) controller.enqueue(rest);
         controller.close();
         return;
       }
       const filled = buffers[turn];
       turn = 1 - turn;
       reading = file!.read(buffers[turn]);
-      // Decoded before this returns, so the buffer is free for the read after next.
-      controller.enqueue(decoder.decode(filled.subarray(0, read), { stream: true }));
+      controller.enqueue(take(filled.subarray(0, read)));
     },
     async cancel() {
       await reading?.catch(() => null);

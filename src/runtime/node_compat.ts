@@ -17,10 +17,11 @@ import type {
   ChildProcess,
   FileInfo,
   PipedChildProcess,
+  RandomReads,
   Runtime,
   SpawnOptions,
 } from "./types.ts";
-import { fileText } from "./file_text.ts";
+import { fileBytes, fileText } from "./file_text.ts";
 import { RUNTIME_MODULE_URL } from "./module_url.ts";
 
 const SIGNAL_NUMBERS: Record<string, number> = { SIGINT: 2, SIGKILL: 9, SIGTERM: 15, SIGHUP: 1 };
@@ -127,6 +128,38 @@ function readFileText(filePath: string): ReadableStream<string> {
   });
 }
 
+/** The file's bytes; the file opens at the first read. */
+function readFileBytes(filePath: string): ReadableStream<Uint8Array> {
+  return fileBytes(async () => {
+    const handle = await fsp.open(filePath, "r");
+    return {
+      read: async (buffer) => {
+        const { bytesRead } = await handle.read(buffer, 0, buffer.length, null);
+        return bytesRead === 0 ? null : bytesRead;
+      },
+      close: () => handle.close(),
+    };
+  });
+}
+
+/** The file open for reads at any position. */
+function openRandomReads(filePath: string): RandomReads {
+  const fd = fs.openSync(filePath, "r");
+  return {
+    readAt(buffer, position) {
+      let filled = 0;
+      while (filled < buffer.length) {
+        const read = fs.readSync(fd, buffer, filled, buffer.length - filled, position + filled);
+        if (read === 0) break;
+        filled += read;
+      }
+      return filled;
+    },
+    size: () => fs.fstatSync(fd).size,
+    close: () => fs.closeSync(fd),
+  };
+}
+
 async function createExclusive(filePath: string, text: string): Promise<boolean> {
   try {
     await fsp.writeFile(filePath, text, { flag: "wx" });
@@ -231,6 +264,8 @@ export const nodeCompatRuntime: Runtime = {
   spawnPiped,
   readTextFile: (filePath) => fsp.readFile(filePath, "utf8"),
   readFileText,
+  readFileBytes,
+  openRandomReads,
   writeTextFile: (filePath, text) => fsp.writeFile(filePath, text),
   createExclusive,
   openAppend,

@@ -82,6 +82,18 @@ export interface FileInfo {
   mtimeMs: number;
 }
 
+/**
+ * A file open for reads at any position, synchronously: a replay that keeps
+ * its recorded frames on disk reads one back per answer.
+ */
+export interface RandomReads {
+  /** Fills `buffer` from byte `position` on; returns the count read (0 at the end). */
+  readAt(buffer: Uint8Array, position: number): number;
+  /** The file's size now (a file changed under its reader tells this way). */
+  size(): number;
+  close(): void;
+}
+
 /** A running HTTP server. */
 export interface HttpServer {
   readonly hostname: string;
@@ -181,6 +193,10 @@ export interface Runtime {
   readTextFile(path: string): Promise<string>;
   /** The file's text, decoded as UTF-8 a chunk at a time (for files too large to hold as one string). */
   readFileText(path: string): ReadableStream<string>;
+  /** The file's bytes, a chunk at a time (each chunk is the caller's to keep). */
+  readFileBytes(path: string): ReadableStream<Uint8Array>;
+  /** Opens a file for reads at any position (a replay reads its frames back). */
+  openRandomReads(path: string): RandomReads;
   writeTextFile(path: string, text: string): Promise<void>;
   /** Creates the file only if it does not exist; resolves false when it does. */
   createExclusive(path: string, text: string): Promise<boolean>;
