@@ -50,20 +50,37 @@ export function ownFrameText(text: string, msg: Json, redacted: Json): string {
 const MSG_MEMBER = '"msg":';
 
 /**
- * The text of `msg` inside a cassette line whose parsed form is `entry`, when
- * `msg` is the line's last member (as this build writes it): the slice
- * between `"msg":` and the closing brace. The first `"msg":` in a line is a
- * key (inside a JSON string the quote after `msg` would be escaped), and the
- * members before `msg` are the entry's own flat fields.
+ * Where the text of `msg` lies inside a cassette line whose parsed form is
+ * `entry`, when `msg` is the line's last member (as this build writes it):
+ * between `"msg":` and the closing brace, spaces trimmed. The first `"msg":`
+ * in a line is a key (inside a JSON string the quote after `msg` would be
+ * escaped), and the members before `msg` are the entry's own flat fields.
  */
-export function msgTextOfLine(line: string, entry: MessageEntry): string | undefined {
+export function msgSpanOfLine(
+  line: string,
+  entry: MessageEntry,
+): { start: number; end: number } | undefined {
   let last: string | undefined;
   for (const key in entry) last = key;
   if (last !== "msg") return undefined;
-  const start = line.indexOf(MSG_MEMBER);
-  const end = line.lastIndexOf("}");
+  let start = line.indexOf(MSG_MEMBER);
+  let end = line.lastIndexOf("}");
   if (start < 0 || end <= start) return undefined;
-  return line.slice(start + MSG_MEMBER.length, end).trim();
+  start += MSG_MEMBER.length;
+  while (start < end && isSpace(line.charCodeAt(start))) start++;
+  while (end > start && isSpace(line.charCodeAt(end - 1))) end--;
+  return { start, end };
+}
+
+/** JSON's whitespace (what may stand between `"msg":` and the value). */
+function isSpace(code: number): boolean {
+  return code === 0x20 || code === 0x09 || code === 0x0a || code === 0x0d;
+}
+
+/** The text of `msg` inside a cassette line (see {@linkcode msgSpanOfLine}). */
+export function msgTextOfLine(line: string, entry: MessageEntry): string | undefined {
+  const span = msgSpanOfLine(line, entry);
+  return span && line.slice(span.start, span.end);
 }
 
 /**

@@ -31,14 +31,30 @@ function notRegular(info: FileInfo): string | undefined {
  * every cassette read goes through.
  */
 export async function openCassetteText(path: string): Promise<ReadableStream<string>> {
+  await checkReadable(path);
+  return opened(path, () => runtime.readFileText(path));
+}
+
+/** The file's bytes as a stream, after the same checks. */
+export async function openCassetteBytes(path: string): Promise<ReadableStream<Uint8Array>> {
+  await checkReadable(path);
+  return opened(path, () => runtime.readFileBytes(path));
+}
+
+/** Throws unless `path` is a regular file (or a link to one). */
+export async function checkReadable(path: string): Promise<void> {
   const info = await target(path).catch(() => undefined);
   if (info === undefined) {
     throw new CassetteFormatError(path, 0, "cannot read the file: no such file");
   }
   const problem = notRegular(info);
   if (problem) throw new CassetteFormatError(path, 0, `cannot read the file: ${problem}`);
+}
+
+/** What `open` gives; its failure as a one-line error naming the file. */
+export function opened<T>(path: string, open: () => T): T {
   try {
-    return runtime.readFileText(path);
+    return open();
   } catch (error) {
     throw new CassetteFormatError(path, 0, `cannot read the file: ${(error as Error).message}`);
   }

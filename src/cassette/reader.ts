@@ -5,20 +5,16 @@
  * @module
  */
 import { CassetteFormatError } from "../errors.ts";
-import { LineSplitter } from "../framing/jsonl.ts";
 import { runtime } from "../runtime/mod.ts";
-import { openCassetteText } from "./open.ts";
-import { ENTRY_TYPES, FORMAT_NAME, FORMAT_VERSION, pendingPath } from "./format.ts";
+import { opened } from "./open.ts";
+import { FORMAT_NAME, pendingPath } from "./format.ts";
 import type { CassetteHeader, Entry } from "./format.ts";
-import { adoptFrameMember, keepFrameText, msgTextOfLine } from "./frame_text.ts";
+import { FrameStore } from "./frame_store.ts";
+import { checkHeader, entryOfLine } from "./entry_check.ts";
+import type { LineBytes } from "./entry_check.ts";
+import { lineSource } from "./file_lines.ts";
 
-/**
- * `text` in a string of its own: a slice of a longer string keeps all of it
- * alive in V8, and the text of a read chunk is a mebibyte.
- */
-function ownCopy(text: string): string {
-  return (" " + text).slice(1);
-}
+export { lineBatches } from "./file_lines.ts";
 
 /** This folder, for the import of the converters (see below). */
 const HERE = "./";
@@ -44,115 +40,6 @@ export type CassetteLine =
   | { kind: "header"; line: number; header: CassetteHeader; text: string }
   | { kind: "entry"; line: number; entry: Entry }
   | { kind: "torn"; line: number; text: string };
-
-function checkHeader(path: string, value: unknown): CassetteHeader {
-  const header = value as Partial<CassetteHeader>;
-  if (header === null || typeof header !== "object" || header.format !== FORMAT_NAME) {
-    throw new CassetteFormatError(path, 1, `expected a header with "format": "${FORMAT_NAME}"`);
-  }
-  if (typeof header.version !== "number" || header.version > FORMAT_VERSION || header.version < 1) {
-    throw new CassetteFormatError(
-      path,
-      1,
-      `unsupported cassette format version ${
-        JSON.stringify(header.version)
-      } (this build reads 1 to ${FORMAT_VERSION})`,
-    );
-  }
-  if (header.era !== undefined && header.era !== "legacy" && header.era !== "modern") {
-    throw new CassetteFormatError(path, 1, `unknown era ${JSON.stringify(header.era)}`);
-  }
-  return header as CassetteHeader;
-}
-
-function checkEntry(path: string, line: number, value: unknown): Entry {
-  const entry = value as Partial<Entry>;
-  if (entry === null || typeof entry !== "object" || Array.isArray(entry)) {
-    throw new CassetteFormatError(path, line, "an entry must be a JSON object");
-  }
-  if (typeof entry.type !== "string" || !ENTRY_TYPES.has(entry.type)) {
-    throw new CassetteFormatError(path, line, `unknown entry type ${JSON.stringify(entry.type)}`);
-  }
-  if (typeof entry.t !== "number") {
-    throw new CassetteFormatError(path, line, `entry has no numeric "t"`);
-  }
-  if (
-    (entry.type === "message" || entry.type === "raw") && entry.dir !== "c2s" && entry.dir !== "s2c"
-  ) {
-    throw new CassetteFormatError(
-      path,
-      line,
-      `"dir" must be "c2s" or "s2c", not ${JSON.stringify(entry.dir)}`,
-    );
-  }
-  if (entry.type === "message" && !("msg" in entry)) {
-    throw new CassetteFormatError(path, line, `message entry has no "msg"`);
-  }
-  return entry as Entry;
-}
-
-/**
- * A checked entry; a message keeps its frame text (see ./frame_text.ts):
- * only where it differs from the serialised message, or, with `everyText`,
- * always (a replay that holds frames as text).
- */
-function entryOfLine(
-  path: string,
-  line: number,
-  value: unknown,
-  text: string,
-  everyText: boolean,
-): Entry {
-  const entry = checkEntry(path, line, value);
-  if (entry.type === "message") {
-    const problem = adoptFrameMember(entry);
-    if (problem) throw new CassetteFormatError(path, line, problem);
-    const frame = msgTextOfLine(text, entry);
-    if (frame === undefined) return entry;
-    // A server frame held as text must not keep the read chunk it was sliced from.
-    const held = everyText && entry.dir === "s2c";
-    keepFrameText(entry, held ? ownCopy(frame) : frame, held);
-  }
-  return entry;
-}
-
-/**
- * The file's lines, a chunk's worth at a time, without their terminators;
- * `onUnterminated` hears of a last line with no newline. A reader loop over
- * the splitter rather than a TransformStream: the stream machinery cost a
- * small cassette's load several milliseconds more at start-up, before V8 had
- * optimised it (replay starts in every client session). `scripts/bench.ts`
- * times this against JSON.parse alone.
- */
-export async function* lineBatches(
-  path: string,
-  onUnterminated: (text: string) => void = () => {},
-  /** Sees the first chunk (up to 1 MiB) before it is split; may throw to stop. */
-  onFirstChunk?: (text: string) => void,
-): AsyncGenerator<string[]> {
-  const reader = (await openCassetteText(path)).getReader();
-  const splitter = new LineSplitter();
-  try {
-    while (true) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      if (onFirstChunk) {
-        onFirstChunk(value);
-        onFirstChunk = undefined;
-      }
-      const lines = splitter.pushText(value);
-      if (lines.length > 0) yield lines;
-    }
-    const { lines, rest } = splitter.end();
-    if (rest !== undefined) {
-      onUnterminated(rest);
-      lines.push(splitter.finish(rest));
-    }
-    if (lines.length > 0) yield lines;
-  } finally {
-    reader.cancel().catch(() => {});
-  }
-}
 
 /** Thrown inside {@linkcode loadCassette} when line 1 is not our header. */
 class ForeignFormat extends Error {
@@ -209,19 +96,27 @@ async function* readLines(
   path: string,
   foreignIsSignal: boolean,
   everyText = false,
+  onDisk = false,
 ): AsyncGenerator<CassetteLine[]> {
   let unterminated: string | undefined;
-  const batches = lineBatches(
+  const batches = lineSource(
     path,
     (text) => (unterminated = text),
     foreignIsSignal ? throwUnlessOurs : undefined,
+    onDisk,
   );
   let lineNumber = 0;
   let pendingTorn: { line: number; text: string; error: string } | undefined;
+  const bytes: LineBytes | undefined = onDisk ? { start: 0, end: 0 } : undefined;
   try {
     for await (const batch of batches) {
       let items: CassetteLine[] = [];
-      for (const text of batch) {
+      for (let index = 0; index < batch.texts.length; index++) {
+        const text = batch.texts[index];
+        if (bytes) {
+          bytes.start = batch.starts[index];
+          bytes.end = batch.ends[index];
+        }
         if (items.length >= (lineNumber <= BATCH_LINES ? FIRST_BATCH_LINES : BATCH_LINES)) {
           yield items;
           items = [];
@@ -250,38 +145,46 @@ async function* readLines(
           items.push({
             kind: "entry",
             line: lineNumber,
-            entry: entryOfLine(path, lineNumber, value, text, everyText),
+            entry: entryOfLine(path, lineNumber, value, text, everyText, bytes),
           });
         }
       }
       if (items.length > 0) yield items;
     }
   } catch (error) {
-    if (error instanceof CassetteFormatError || error instanceof ForeignFormat) throw error;
-    const code = (error as { code?: string }).code;
-    const problem = code === "ENOENT"
-      ? "no such file"
-      : code === "EISDIR"
-      ? "is a directory"
-      : (error as Error).message;
-    throw new CassetteFormatError(path, lineNumber, `cannot read the file: ${problem}`);
+    throw readError(path, lineNumber, error);
   }
   if (pendingTorn) {
     if (pendingTorn.line === 1) throw new CassetteFormatError(path, 1, pendingTorn.error);
     yield [{ kind: "torn", line: pendingTorn.line, text: pendingTorn.text }];
   }
-  if (lineNumber === 0) {
-    const held = await runtime.stat(pendingPath(path)).catch(() => undefined);
-    throw new CassetteFormatError(
-      path,
-      1,
-      held?.isFile
-        ? `the file is empty: its recorder stopped before the era was known; the frames it held are in ${
-          pendingPath(path)
-        }`
-        : "the file is empty (expected a cassette header)",
-    );
-  }
+  if (lineNumber === 0) throw await emptyFileError(path);
+}
+
+/** What went wrong reading line `lineNumber`, as the error to throw. */
+function readError(path: string, lineNumber: number, error: unknown): Error {
+  if (error instanceof CassetteFormatError || error instanceof ForeignFormat) return error;
+  const code = (error as { code?: string }).code;
+  const problem = code === "ENOENT"
+    ? "no such file"
+    : code === "EISDIR"
+    ? "is a directory"
+    : (error as Error).message;
+  return new CassetteFormatError(path, lineNumber, `cannot read the file: ${problem}`);
+}
+
+/** The error for a file with no lines, naming where a stopped recorder left its frames. */
+async function emptyFileError(path: string): Promise<CassetteFormatError> {
+  const held = await runtime.stat(pendingPath(path)).catch(() => undefined);
+  return new CassetteFormatError(
+    path,
+    1,
+    held?.isFile
+      ? `the file is empty: its recorder stopped before the era was known; the frames it held are in ${
+        pendingPath(path)
+      }`
+      : "the file is empty (expected a cassette header)",
+  );
 }
 
 /** A cassette being read: its header at once, its entries as they come. */
@@ -296,6 +199,8 @@ export interface CassetteStream {
   batches: AsyncIterable<LocatedEntry[]>;
   /** Set when the batches have ended on a last line cut short by a crash. */
   torn?: { line: number; text: string };
+  /** Reads placed frames back, with `framesOnDisk` (the caller closes it). */
+  store?: FrameStore;
 }
 
 /**
@@ -310,9 +215,16 @@ export async function streamCassette(
   options: {
     /** Keep every message's frame text, not only those that differ from the serialised message. */
     everyFrameText?: boolean;
+    /**
+     * Leave message frames in the file (./frame_store.ts): each message
+     * entry is placed, and `store` reads its frame back. A frame that
+     * cannot be placed keeps its text as with `everyFrameText`.
+     */
+    framesOnDisk?: boolean;
   } = {},
 ): Promise<CassetteStream> {
-  const lines = readLines(path, true, options.everyFrameText);
+  const onDisk = options.framesOnDisk === true;
+  const lines = readLines(path, true, onDisk || options.everyFrameText, onDisk);
   let first: IteratorResult<CassetteLine[]>;
   try {
     // One pass: line 1 tells whether the file is ours at all.
@@ -333,6 +245,12 @@ export async function streamCassette(
     headerText: head.text,
     batches: entryBatches(first.value.slice(1), lines, (torn) => (stream.torn = torn)),
   };
+  if (onDisk) {
+    stream.store = new FrameStore(
+      path,
+      opened(path, () => runtime.openRandomReads(path)),
+    );
+  }
   return stream;
 }
 
