@@ -162,7 +162,7 @@ async function loadedEngine(path: string, values: OptionValues, log: (line: stri
 
 async function streamingEngine(path: string, values: OptionValues, log: (line: string) => void) {
   if (await fitsOneRead(path)) return await loadedEngine(path, values, log);
-  const stream = await streamCassette(path, { everyFrameText: true });
+  const stream = await streamCassette(path, { framesOnDisk: true });
   return await ReplayEngine.streaming(stream, await replayOptions(values, log, stream.header));
 }
 

@@ -8,6 +8,7 @@
  */
 import type { Cassette, CassetteStream, LocatedEntry } from "../cassette/reader.ts";
 import type { Era } from "../cassette/format.ts";
+import type { FrameStore } from "../cassette/frame_store.ts";
 import { invalidateIndex } from "../match/answer_book.ts";
 import type { Match } from "../match/answer_book.ts";
 import { sha256Hex } from "../redact/sha256.ts";
@@ -36,6 +37,8 @@ export class ReplayEngine implements RecordingSource, ReportSink {
   #complete = false;
   #loaded: Promise<void> = Promise.resolve();
   #readOn: (() => void) | undefined;
+  /** Where a streaming engine's frames are read back from. */
+  #store: FrameStore | undefined;
   #waiting = 0;
   #tail: Promise<void> = Promise.resolve();
   #batchRead = deferred();
@@ -68,7 +71,8 @@ export class ReplayEngine implements RecordingSource, ReportSink {
     const { path, header, headerText } = stream;
     const engine = new ReplayEngine({ path, header, headerText, entries: [] }, options);
     engine.#complete = false;
-    engine.#builder = new EpisodeBuilder(header, options.fingerprint, true);
+    engine.#builder = new EpisodeBuilder(header, options.fingerprint, true, stream.store);
+    engine.#store = stream.store;
     engine.#episodes = { sessions: engine.#builder.sessions, http: engine.#episodes.http };
     const batches = stream.batches[Symbol.asyncIterator]();
     const first = await batches.next();
@@ -94,9 +98,13 @@ export class ReplayEngine implements RecordingSource, ReportSink {
     start?.();
   }
 
-  /** Rejects with what was wrong in the file, if it is bad; never resolves otherwise, nor reads on. */
+  /**
+   * Rejects with what was wrong in the file, if it is bad or changed under
+   * the replay; never resolves otherwise, nor reads on.
+   */
   get failure(): Promise<never> {
-    return this.#loaded.then(() => new Promise<never>(() => {}));
+    const loaded = this.#loaded.then(() => new Promise<never>(() => {}));
+    return this.#store ? Promise.race([loaded, this.#store.changed]) : loaded;
   }
 
   /** True once the whole cassette is read. */

@@ -18,9 +18,11 @@ import type { ExchangeIndex, RecordedExchange } from "./http/exchanges.ts";
 import { classify, idKey } from "../jsonrpc.ts";
 import type { Json, JsonObject, JsonRpcMessage } from "../jsonrpc.ts";
 import { requestKey } from "../match/fingerprint.ts";
-import type { FingerprintOptions, RequestKey } from "../match/fingerprint.ts";
+import type { FingerprintOptions, HeldMessage, RequestKey } from "../match/fingerprint.ts";
 import { markReads, ReadMarks } from "./reads.ts";
-import { TextFrame } from "./text_frame.ts";
+import { DiskFrame, DiskText, TextFrame } from "./text_frame.ts";
+import { framePlace } from "../cassette/frame_store.ts";
+import type { FrameStore } from "../cassette/frame_store.ts";
 
 /** Something the server sent while serving a trigger. */
 export type Step =
@@ -44,7 +46,8 @@ export interface Trigger {
   index: number;
   /** Cassette line of the client message. */
   line: number;
-  msg: JsonRpcMessage;
+  /** The client message: in memory, or read back from the cassette file. */
+  request: HeldMessage;
   key: RequestKey;
   t: number;
   isRequest: boolean;
@@ -134,6 +137,8 @@ class SessionBuilder {
     private readonly oneStream = false,
     /** Answers held as their text only (./text_frame.ts). */
     private readonly compact = false,
+    /** Where placed frames are read back from: requests and answers stay in the file. */
+    private readonly store?: FrameStore,
   ) {
     this.session = { id, triggers: [], opening: [], standalone: [] };
   }
@@ -166,11 +171,14 @@ class SessionBuilder {
     }
     if (kind !== "request" && kind !== "notification") return;
     if (msg.method === "notifications/cancelled") this.#noteCancelled(msg);
+    const place = this.store && framePlace(entry);
+    const line = entry.line ?? 0;
+    const request = place ? new DiskText(this.store!, place, line) : { msg };
     const trigger: Trigger = {
       index: this.session.triggers.length,
-      line: entry.line ?? 0,
-      msg,
-      key: requestKey(msg, this.options),
+      line,
+      request,
+      key: requestKey(msg, this.options, request),
       t: entry.t,
       isRequest: kind === "request",
       steps: NO_STEPS,
@@ -192,14 +200,17 @@ class SessionBuilder {
     if (trigger) trigger.cancelled = true;
   }
 
-  #server(entry: MessageEntry) {
+  #server(entry: MessageEntry & { line?: number }) {
     const msg = asMessage(entry);
     const kind = classify(msg);
-    const text = keptFrameText(entry);
+    let text = keptFrameText(entry);
     if (kind === "response" || kind === "error") {
       const trigger = this.#open.get(idKey(msg.id));
       if (trigger) {
-        trigger.response = this.compact && text !== undefined
+        const place = this.store && framePlace(entry);
+        trigger.response = place
+          ? new DiskFrame(this.store!, place, entry.line ?? 0, entry.t, entry.sse)
+          : this.compact && text !== undefined
           ? new TextFrame(text, entry.t, entry.sse)
           : withText({ msg, t: entry.t, sse: entry.sse }, text);
         this.#open.delete(idKey(msg.id));
@@ -207,6 +218,9 @@ class SessionBuilder {
         return;
       }
     }
+    // An answer nobody asked for in this session: a step, with its text read back.
+    const place = this.store && framePlace(entry);
+    if (place) text = this.store!.text(place.start, place.end, place.check, entry.line ?? 0);
     const step: Step = withText(
       kind === "request"
         ? { kind: "server-request", msg, t: entry.t, sse: entry.sse }
@@ -236,7 +250,7 @@ class SessionBuilder {
     for (const trigger of open) {
       if (!target) target = trigger;
       if (!progressToken) break;
-      if (progressTokenOf(trigger.msg) === progressToken) {
+      if (progressTokenOf(trigger.request.msg) === progressToken) {
         target = trigger;
         break;
       }
@@ -280,6 +294,8 @@ export class EpisodeBuilder {
     private readonly options: FingerprintOptions = {},
     /** Hold answers as their text only (./text_frame.ts): the entries must carry every frame text. */
     private readonly compact = false,
+    /** Leave placed requests and answers in the file (../cassette/frame_store.ts). */
+    private readonly store?: FrameStore,
   ) {}
 
   /** Adds the cassette's next entry. */
@@ -289,7 +305,14 @@ export class EpisodeBuilder {
     let builder = this.#builders.get(id);
     if (!builder) {
       const oneStream = this.header.transport === "sse";
-      builder = new SessionBuilder(id, this.options, this.#reads, oneStream, this.compact);
+      builder = new SessionBuilder(
+        id,
+        this.options,
+        this.#reads,
+        oneStream,
+        this.compact,
+        this.store,
+      );
       this.#builders.set(id, builder);
       this.sessions.push(builder.session);
     }

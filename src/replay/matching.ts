@@ -53,7 +53,10 @@ export class SessionMatcher {
   take(message: JsonRpcMessage, key: RequestKey): Match<Trigger> | undefined {
     const matcher = this.#matcherFor(key);
     if (matcher) {
-      const found = this.book.takeWhere(key, (item) => runMatcher(matcher, item.msg, message));
+      const found = this.book.takeWhere(
+        key,
+        (item) => runMatcher(matcher, item.request.msg, message),
+      );
       if (found) return found;
     }
     const lenient = this.options.match === "lenient" && !this.options.strict;

@@ -13,6 +13,12 @@ import { memberSpan, spliceSpan } from "../json_text.ts";
 export interface Frame {
   msg: JsonRpcMessage;
   text?: string;
+  /**
+   * Set on a frame read back from the cassette file on each use: its id slot
+   * is not kept, for a slot holds the whole text, and kept for every answer
+   * a long replay sends it would bring them all back into memory.
+   */
+  readonly fromDisk?: true;
 }
 
 /** What an outlet sends: the message (for routing) and its exact text, when it has one. */
@@ -49,22 +55,32 @@ function idSlotOf(frame: Frame): IdSlot | null {
     idSlots.set(frame, ONCE);
     return null;
   }
-  let slot: IdSlot | null = null;
-  const text = frame.text ?? ("id" in frame.msg ? JSON.stringify(frame.msg) : undefined);
-  const span = text === undefined ? undefined : memberSpan(text, ["id"]);
-  if (text !== undefined && span) {
-    slot = { before: text.slice(0, span.start), after: text.slice(span.end) };
-  }
+  const slot = slotIn(frame.text ?? ("id" in frame.msg ? JSON.stringify(frame.msg) : undefined));
   idSlots.set(frame, slot);
   return slot;
 }
 
+/** The text split around its top-level id, or null when it has none. */
+function slotIn(text: string | undefined): IdSlot | null {
+  const span = text === undefined ? undefined : memberSpan(text, ["id"]);
+  if (text === undefined || !span) return null;
+  return { before: text.slice(0, span.start), after: text.slice(span.end) };
+}
+
 /** The frame with the live id in place of the recorded one. */
 export function withLiveId(frame: Frame, id: JsonRpcId): Ready {
+  if (frame.fromDisk) return withLiveIdOnce(frame.text!, id);
   const message = { ...frame.msg, id };
   const slot = idSlotOf(frame);
   if (slot) return { message, text: slot.before + JSON.stringify(id) + slot.after };
   return frame.text === undefined ? { message } : { message, text: frame.text };
+}
+
+/** `text` with the live id, from one read of a frame on disk. */
+function withLiveIdOnce(text: string, id: JsonRpcId): Ready {
+  const message = { ...JSON.parse(text) as JsonRpcMessage, id };
+  const slot = slotIn(text);
+  return { message, text: slot ? slot.before + JSON.stringify(id) + slot.after : text };
 }
 
 /** A progress notification carrying the live request's token. */

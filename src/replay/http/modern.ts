@@ -109,7 +109,7 @@ export class ModernHttp {
   #dropRecordedRefusals(): void {
     this.host.engine.dropTriggers((trigger) => {
       const recorded = trigger.exchange?.request;
-      const body = trigger.msg as unknown;
+      const body = trigger.request.msg as unknown;
       if (!recorded || !isObject(body)) return false;
       const id = (expectsAnswer(body) ? body.id : null) as Json;
       return this.#checkModernHeaders({ headers: new Headers(recorded.headers) }, body, id) !==
