@@ -95,7 +95,7 @@ function stepLines(
 }
 
 function nameOf(trigger: Trigger): string | undefined {
-  const params = trigger.msg.params as JsonObject | undefined;
+  const params = trigger.request.msg.params as JsonObject | undefined;
   const name = params?.name ?? params?.uri;
   return typeof name === "string" ? name : undefined;
 }
@@ -113,7 +113,7 @@ function exchangeOf(
   }
   return {
     line: trigger.line,
-    method: trigger.msg.method ?? "?",
+    method: trigger.request.msg.method ?? "?",
     name: nameOf(trigger),
     lines,
   };
@@ -159,7 +159,7 @@ export async function planPrune(path: string, reportFiles: readonly string[]): P
   const removed: RemovedExchange[] = [];
   for (const session of buildEpisodes(cassette).sessions) {
     for (const trigger of session.triggers) {
-      if (!trigger.isRequest || LIFECYCLE_METHODS.has(trigger.msg.method ?? "")) continue;
+      if (!trigger.isRequest || LIFECYCLE_METHODS.has(trigger.request.msg.method ?? "")) continue;
       const use = reports.recorded.get(trigger.line);
       // A request no report lists is kept: nothing says it went unused.
       if (use === undefined || wasAsked(use)) continue;
