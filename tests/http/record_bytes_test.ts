@@ -1,0 +1,158 @@
+/**
+ * The byte-level HTTP recorder (src/record/http_bytes.ts) against the
+ * fetch-based one: the same exchanges, through each in turn, must leave the
+ * same cassette, line for line (times, the creation date and the proxy's
+ * port aside). The upstream is a node:http server in this process whose
+ * answers are fixed (no Date header, a fixed session id) and framed every
+ * way the forwarding path reads: Content-Length, chunked, an SSE stream cut
+ * mid-event, no body; what it does not forward (GET, DELETE) goes through
+ * the fetch-based recorder behind it.
+ */
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import http from "node:http";
+import type net from "node:net";
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { recordHttp } from "../../src/record/http.ts";
+import { tempDir } from "../helpers.ts";
+
+interface Upstream {
+  url: string;
+  close(): Promise<void>;
+}
+
+function answer(res: http.ServerResponse, message: { id?: number; params?: { name?: string } }) {
+  const result = { jsonrpc: "2.0", id: message.id, result: { echoed: message.params?.name ?? "" } };
+  const name = message.params?.name;
+  if (name === "chunked") {
+    res.writeHead(200, { "content-type": "application/json" });
+    const text = JSON.stringify(result);
+    res.write(text.slice(0, 7));
+    setTimeout(() => res.end(text.slice(7)), 5);
+  } else if (name === "sse") {
+    res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
+    res.write("id: p0\ndata: \n\n");
+    const event = `id: e1\nevent: message\nretry: 1000\ndata: ${JSON.stringify(result)}\n\n`;
+    res.write(event.slice(0, 20));
+    setTimeout(() => {
+      res.write(event.slice(20));
+      res.end('data: {"jsonrpc":"2.0","method":"notifications/message","params":{}}\n\n');
+    }, 5);
+  } else {
+    res.writeHead(200, { "content-type": "application/json", "mcp-session-id": "s-1" });
+    res.end(JSON.stringify(result));
+  }
+}
+
+async function startUpstream(): Promise<Upstream> {
+  const server = http.createServer((req, res) => {
+    res.sendDate = false;
+    const chunks: Buffer[] = [];
+    req.on("data", (chunk: Buffer) => chunks.push(chunk));
+    req.on("end", () => {
+      if (req.method === "GET") return res.writeHead(405).end();
+      if (req.method === "DELETE") return res.writeHead(200).end();
+      const body = JSON.parse(Buffer.concat(chunks).toString("utf8"));
+      if (Array.isArray(body)) {
+        res.writeHead(200, { "content-type": "application/json" });
+        return res.end(JSON.stringify(body.map((m) => ({ jsonrpc: "2.0", id: m.id, result: {} }))));
+      }
+      if (!("id" in body)) return res.writeHead(202).end();
+      answer(res, body);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", () => resolve()));
+  const port = (server.address() as net.AddressInfo).port;
+  return {
+    url: `http://127.0.0.1:${port}/mcp`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}
+
+const call = (id: number, name: string) =>
+  JSON.stringify({ jsonrpc: "2.0", id, method: "tools/call", params: { name, arguments: {} } });
+
+/** One client's exchanges, the same through either recorder. */
+async function exchanges(url: string, dated: boolean[]): Promise<string[]> {
+  const headers: Record<string, string> = {
+    "content-type": "application/json",
+    accept: "application/json, text/event-stream",
+  };
+  const seen: string[] = [];
+  const post = async (body: string, extra: Record<string, string> = {}) => {
+    const response = await fetch(url, { method: "POST", headers: { ...headers, ...extra }, body });
+    seen.push(`${response.status} ${await response.text()}`);
+    dated.push(response.headers.has("date"));
+    return response;
+  };
+  const opened = await post(JSON.stringify({
+    jsonrpc: "2.0",
+    id: 1,
+    method: "initialize",
+    params: {
+      protocolVersion: "2025-06-18",
+      capabilities: {},
+      clientInfo: { name: "t", version: "1" },
+    },
+  }));
+  headers["mcp-session-id"] = opened.headers.get("mcp-session-id") ?? "";
+  await post(JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" }));
+  await post(call(2, "chunked"));
+  await post(call(3, "sse"));
+  await post(JSON.stringify([JSON.parse(call(4, "a")), JSON.parse(call(5, "b"))]));
+  await post(call(6, "plain"), { authorization: "Bearer not-for-the-cassette" });
+  for (const method of ["GET", "DELETE"]) {
+    const response = await fetch(url, { method, headers });
+    seen.push(`${method} ${response.status} ${await response.text()}`);
+  }
+  return seen;
+}
+
+/** Records the exchanges with one recorder; the cassette's lines, made comparable. */
+async function recordWith(engine: "bytes" | "fetch", upstream: Upstream, dir: string) {
+  const output = path.join(dir, `${engine}.cassette.jsonl`);
+  let stop!: () => void;
+  let listening!: (url: string) => void;
+  const url = new Promise<string>((resolve) => (listening = resolve));
+  const done = recordHttp({
+    url: upstream.url,
+    output,
+    engine,
+    onListening: listening,
+    until: new Promise<void>((resolve) => (stop = resolve)),
+  });
+  const proxyUrl = await url;
+  // The upstream sends no Date: an answer with one was served anew, not passed on as it came.
+  const dated: boolean[] = [];
+  const seen = await exchanges(proxyUrl, dated);
+  stop();
+  assert.equal(await done, 0);
+  const port = new URL(proxyUrl).port;
+  const lines = readFileSync(output, "utf8").trim().split("\n").map((line) =>
+    line.replace(/"t":[0-9.]+/, '"t":0').replace(/"created":"[^"]*"/, '"created":""')
+      .replaceAll(`127.0.0.1:${port}`, "PROXY")
+  );
+  return { seen, lines, dated };
+}
+
+test("record --url: the byte-level recorder writes the fetch-based recorder's cassette, line for line", async () => {
+  const upstream = await startUpstream();
+  const dir = await tempDir();
+  try {
+    const byFetch = await recordWith("fetch", upstream, dir);
+    const byBytes = await recordWith("bytes", upstream, dir);
+    assert.deepEqual(byFetch.dated, byFetch.dated.map(() => true));
+    assert.deepEqual(byBytes.dated, byBytes.dated.map(() => false));
+    assert.deepEqual(byBytes.seen, byFetch.seen);
+    assert.ok(byFetch.lines.length > 20, byFetch.lines.join("\n"));
+    assert.deepEqual(byBytes.lines, byFetch.lines);
+    assert.ok(!byBytes.lines.some((line) => line.includes("not-for-the-cassette")));
+  } finally {
+    await upstream.close();
+  }
+});
