@@ -8,6 +8,7 @@
  *
  * @module
  */
+import type { HeaderSource } from "../http/headers.ts";
 
 /** A parsed message head. */
 export interface Head {
@@ -159,7 +160,8 @@ function parseHead(bytes: Uint8Array): Head | "bad" {
     const colon = line.indexOf(":");
     // A folded line (obs-fold) or a name with a space is not what a client we serve sends.
     if (colon <= 0 || !TOKEN.test(line.slice(0, colon))) return "bad";
-    fields.push([line.slice(0, colon), line.slice(colon + 1).trim()]);
+    // Trimmed of HTTP whitespace only, as a Headers object does.
+    fields.push([line.slice(0, colon), line.slice(colon + 1).replace(/^[\t ]+|[\t ]+$/g, "")]);
   }
   return {
     start: [start[0], start[1], start.slice(2).join(" ")],
@@ -168,22 +170,31 @@ function parseHead(bytes: Uint8Array): Head | "bad" {
   };
 }
 
-/** The value of a header field (repeated ones joined with ", "), by lower-case name. */
-export function field(head: Head, name: string): string | undefined {
-  let value: string | undefined;
-  for (const [key, v] of head.fields) {
-    if (key.length === name.length && key.toLowerCase() === name) {
-      value = value === undefined ? v : `${value}, ${v}`;
+/**
+ * A head's fields as a Headers object would give them (names in lower
+ * case and sorted, repeated values joined with ", "), read without building
+ * one: under load, building and walking Headers cost the byte-level
+ * recorder about a fourteenth of its time.
+ */
+export class HeadFields implements HeaderSource {
+  #values = new Map<string, string>();
+
+  constructor(head: Head) {
+    for (const [name, value] of head.fields) {
+      const lower = name.toLowerCase();
+      const before = this.#values.get(lower);
+      this.#values.set(lower, before === undefined ? value : `${before}, ${value}`);
     }
   }
-  return value;
-}
 
-/** The head's fields as a Headers object, as a Web server or fetch would give them. */
-export function headersOf(head: Head): Headers {
-  const headers = new Headers();
-  for (const [name, value] of head.fields) headers.append(name, value);
-  return headers;
+  /** The field's value, by lower-case name. */
+  get(name: string): string | null {
+    return this.#values.get(name) ?? null;
+  }
+
+  forEach(callback: (value: string, name: string) => void): void {
+    for (const name of [...this.#values.keys()].sort()) callback(this.#values.get(name)!, name);
+  }
 }
 
 /**

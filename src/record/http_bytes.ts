@@ -25,7 +25,7 @@ import { checkHostAndOrigin, exposureWarning, parseListen } from "../http/guard.
 import type { ListenAddress } from "../http/guard.ts";
 import { mediaType } from "../http/headers.ts";
 import { MAX_BATCH_SIZE } from "../jsonrpc.ts";
-import { ByteReader, field, headersOf, latin1Bytes } from "./http1.ts";
+import { ByteReader, HeadFields, latin1Bytes } from "./http1.ts";
 import type { Head } from "./http1.ts";
 import { concat, forwardBytes, upstreamFailed } from "./http_bytes_exchange.ts";
 import type { ClientSide, UpstreamLink } from "./http_bytes_exchange.ts";
@@ -68,7 +68,7 @@ interface Plan {
   target: string;
   length: number;
   clientCloses: boolean;
-  headers: Headers;
+  headers: HeadFields;
 }
 
 /** Shared by the connections of one server. */
@@ -154,13 +154,14 @@ function planOf(head: Head, shared: Shared): Plan | undefined {
   if (target[0] !== "/" || target[1] === "/" || target.startsWith("/.well-known/")) {
     return undefined;
   }
-  const length = field(head, "content-length");
-  if (length === undefined || !/^\d+$/.test(length)) return undefined;
+  const headers = new HeadFields(head);
+  const length = headers.get("content-length");
+  if (length === null || !/^\d+$/.test(length)) return undefined;
   if (Number(length) > shared.options.maxBodyBytes) return undefined;
   for (const name of ["transfer-encoding", "expect", "upgrade"]) {
-    if (field(head, name) !== undefined) return undefined;
+    if (headers.get(name) !== null) return undefined;
   }
-  if (mediaType(field(head, "content-type")) !== "application/json") return undefined;
+  if (mediaType(headers.get("content-type")) !== "application/json") return undefined;
   const query = target.indexOf("?");
   const url = query < 0
     ? { pathname: target, search: "" }
@@ -173,8 +174,8 @@ function planOf(head: Head, shared: Shared): Plan | undefined {
     url,
     target: upstreamTarget,
     length: Number(length),
-    clientCloses: /close/i.test(field(head, "connection") ?? ""),
-    headers: headersOf(head),
+    clientCloses: /close/i.test(headers.get("connection") ?? ""),
+    headers,
   };
 }
 
@@ -268,7 +269,7 @@ class Connection {
     recorder.recordRequest(client);
     const bytes = concat([
       headForUpstream(head, plan, recorder.upstream.url.host),
-      bodyBytes.slice(),
+      bodyBytes,
     ]);
     this.#reader.take(head.length + plan.length);
     let after = await forwardBytes(recorder, client, side, this.#up!, bytes);

@@ -10,7 +10,7 @@
  */
 import type { TcpConnection } from "../runtime/mod.ts";
 import { mediaType } from "../http/headers.ts";
-import { ChunkedDecoder, field, headersOf, latin1Bytes } from "./http1.ts";
+import { ChunkedDecoder, HeadFields, latin1Bytes } from "./http1.ts";
 import type { ByteReader, Head } from "./http1.ts";
 import { recordAnswerHead, recordWholeAnswer } from "./http_exchange.ts";
 import type { AnswerRecording, ClientRequest } from "./http_exchange.ts";
@@ -43,13 +43,13 @@ export type After = "keep" | "close";
 /** How one answer is framed: its length, chunks, or the connection's end. */
 type Framing = "none" | "chunked" | "close" | number;
 
-function framingOf(head: Head, method: string): Framing {
+function framingOf(head: Head, headers: HeadFields, method: string): Framing {
   const status = Number(head.start[1]);
   if (method === "HEAD" || status === 204 || status === 304 || status < 200) return "none";
-  const encoding = field(head, "transfer-encoding");
-  if (encoding !== undefined) return /chunked\s*$/i.test(encoding) ? "chunked" : "close";
-  const length = field(head, "content-length");
-  return length !== undefined && /^\d+$/.test(length) ? Number(length) : "close";
+  const encoding = headers.get("transfer-encoding");
+  if (encoding !== null) return /chunked\s*$/i.test(encoding) ? "chunked" : "close";
+  const length = headers.get("content-length");
+  return length !== null && /^\d+$/.test(length) ? Number(length) : "close";
 }
 
 /**
@@ -82,9 +82,8 @@ export async function forwardBytes(
   up: UpstreamLink,
   request: Uint8Array,
 ): Promise<After | "retry"> {
-  // The request's lines are flushed in a microtask queued before this
-  // continuation: on disk before a byte goes up.
-  await undefined;
+  // On disk before a byte goes up (with every other request of this turn).
+  await recorder.flushed().catch(() => {});
   up.used++;
   const wrote = up.writer.write(request).then(() => true, () => false);
   const headOrGone = await Promise.race([
@@ -114,11 +113,11 @@ export async function forwardBytes(
   }
   const head = headOrGone;
   const rawHead = up.reader.take(head.length);
-  const headers = headersOf(head);
+  const headers = new HeadFields(head);
   const recording = recordAnswerHead(recorder, client, Number(head.start[1]), headers);
-  const framing = framingOf(head, client.request.method);
+  const framing = framingOf(head, headers, client.request.method);
   const out = headForClient(recorder, head, rawHead);
-  const upstreamCloses = framing === "close" || /close/i.test(field(head, "connection") ?? "");
+  const upstreamCloses = framing === "close" || /close/i.test(headers.get("connection") ?? "");
   const contentType = mediaType(headers.get("content-type"));
   const ok = contentType === "text/event-stream" && framing !== "none"
     ? await relayEvents(recorder, client, side, up, recording, out, framing)
@@ -213,7 +212,8 @@ async function relayWhole(
     return false;
   }
   recordWholeAnswer(recorder, client, recording, contentType, concat(datas));
-  recorder.flush();
+  // An answer whose lines could not be written is not sent: the client sees the connection end.
+  if (!await recorder.flushed().then(() => true, () => false)) return false;
   return await side.writer.write(concat(raws)).then(() => true, () => false);
 }
 
@@ -234,14 +234,13 @@ async function relayEvents(
     requests: client.requests,
     end: recording.end,
   });
-  recorder.flush();
   let clientLeft = false;
   const send = (bytes: Uint8Array) =>
     side.writer.write(bytes).then(() => true, () => {
       clientLeft = true;
       return false;
     });
-  if (!await send(head)) {
+  if (!await recorder.flushed().then(() => send(head), () => false)) {
     events.end("client-closed");
     return false;
   }
@@ -255,8 +254,7 @@ async function relayEvents(
     for (const bytes of data) events.push(bytes);
     // The end is recorded before the bytes that end the answer go on.
     if (last) events.end("complete");
-    recorder.flush();
-    return await send(raw);
+    return await recorder.flushed().then(() => send(raw), () => false);
   });
   relaying = false;
   if (clientLeft) events.end("client-closed");

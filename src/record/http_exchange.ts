@@ -8,7 +8,7 @@
 import { ErrorCode } from "../jsonrpc.ts";
 import type { Json, JsonObject } from "../jsonrpc.ts";
 import { forwardableHeaders, mediaType, scrubHeaders } from "../http/headers.ts";
-import type { HeaderRedactor } from "../http/headers.ts";
+import type { HeaderRedactor, HeaderSource } from "../http/headers.ts";
 import { errorReply, readBodyCapped } from "../http/body.ts";
 import type { BodyDeadline } from "../runtime/mod.ts";
 import type { Redactor } from "../redact/mod.ts";
@@ -28,7 +28,7 @@ export interface ClientBody {
 /** What of a client's request the recording reads (a Request, or a head read off the wire). */
 export interface RequestView {
   readonly method: string;
-  readonly headers: Headers;
+  readonly headers: HeaderSource;
 }
 
 /** A client's request, read and placed in its session. */
@@ -134,7 +134,7 @@ export function recordAnswerHead(
   host: ExchangeHost,
   client: ClientRequest,
   status: number,
-  headers: Headers,
+  headers: HeaderSource,
 ): AnswerRecording {
   const { request, x, session } = client;
   const sessionId = headers.get("mcp-session-id");

@@ -64,7 +64,7 @@ export class HttpRecorder implements ExchangeHost {
    * CPU under load).
    */
   #lines = "";
-  #flushQueued = false;
+  #batch: Promise<void> | undefined;
   proxyOrigin = "";
 
   constructor(
@@ -101,22 +101,22 @@ export class HttpRecorder implements ExchangeHost {
   }
 
   /**
-   * Flushes once the requests being handled in this turn have appended
-   * theirs: one write for all of them. A microtask runs before the event
-   * loop moves any byte, so the lines are still on disk before the request
-   * reaches the upstream.
+   * Flushes once the exchanges being handled in this turn have appended
+   * theirs: one write for all of them. Resolves after that write (rejects
+   * when it failed, the lines kept for the next flush). A microtask runs
+   * before the event loop moves any byte, so lines flushed this way are on
+   * disk before the bytes they record are sent by a caller that awaits it.
    */
-  #flushSoon(): void {
-    if (this.#flushQueued) return;
-    this.#flushQueued = true;
-    queueMicrotask(() => {
-      this.#flushQueued = false;
-      try {
-        this.flush();
-      } catch {
-        // The lines stay held; the next answer's flush throws to its handler.
-      }
+  flushed(): Promise<void> {
+    return this.#batch ??= Promise.resolve().then(() => {
+      this.#batch = undefined;
+      this.flush();
     });
+  }
+
+  #flushSoon(): void {
+    // A failure here is thrown again to the next answer's flush.
+    this.flushed().catch(() => {});
   }
 
   t(): number {

@@ -13,6 +13,7 @@ interface DenoConn {
   readonly remoteAddr: { hostname?: string };
   setNoDelay(on: boolean): void;
   write(bytes: Uint8Array): Promise<number>;
+  read(buffer: Uint8Array): Promise<number | null>;
   closeWrite(): Promise<void>;
   close(): void;
 }
@@ -41,11 +42,35 @@ function writableOf(conn: DenoConn): WritableStream<Uint8Array> {
   });
 }
 
+/** Bytes read at a time: an MCP message fits, most often, with its head. */
+const READ_SIZE = 16 * 1024;
+
+/**
+ * The connection's readable side on `conn.read`: a plain stream, where
+ * Deno's own byte stream spent more per read than the read itself.
+ */
+function readableOf(conn: DenoConn): ReadableStream<Uint8Array> {
+  return new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      const buffer = new Uint8Array(READ_SIZE);
+      let n: number | null;
+      try {
+        n = await conn.read(buffer);
+      } catch (error) {
+        controller.error(error);
+        return;
+      }
+      if (n === null) controller.close();
+      else controller.enqueue(buffer.subarray(0, n));
+    },
+  }, { highWaterMark: 0 });
+}
+
 function wrap(conn: DenoConn): TcpConnection {
   conn.setNoDelay(true);
   let closed = false;
   return {
-    readable: conn.readable,
+    readable: readableOf(conn),
     writable: writableOf(conn),
     remoteAddress: conn.remoteAddr.hostname ?? "",
     close() {
