@@ -26,6 +26,8 @@ const EMPTY = new Uint8Array(0);
 export class ByteReader {
   #reader: ReadableStreamDefaultReader<Uint8Array>;
   #buffer: Uint8Array = EMPTY;
+  /** The buffer's array is one this reader made (a chunk read may share its array with others). */
+  #owned = false;
   #reading: Promise<boolean> | undefined;
   /** True once the peer has ended its side. */
   ended = false;
@@ -53,7 +55,7 @@ export class ByteReader {
         this.ended = true;
         return false;
       }
-      this.#buffer = this.#buffer.length === 0 ? value : concat(this.#buffer, value);
+      this.#append(value);
       return true;
     }, () => {
       this.#reading = undefined;
@@ -61,6 +63,32 @@ export class ByteReader {
       return false;
     });
     return this.#reading;
+  }
+
+  /**
+   * Adds a chunk read. A body of many chunks grows one array of our own,
+   * doubled when full (rather than copied whole at every chunk); what was
+   * taken before stays as it was, since only the space past the end is written.
+   */
+  #append(value: Uint8Array): void {
+    const before = this.#buffer;
+    if (before.length === 0) {
+      this.#buffer = value;
+      this.#owned = false;
+      return;
+    }
+    const end = before.byteOffset + before.length;
+    const length = before.length + value.length;
+    if (this.#owned && before.buffer.byteLength - end >= value.length) {
+      new Uint8Array(before.buffer, end, value.length).set(value);
+      this.#buffer = new Uint8Array(before.buffer, before.byteOffset, length);
+      return;
+    }
+    const grown = new Uint8Array(Math.max(before.length * 2, length, 16 * 1024));
+    grown.set(before, 0);
+    grown.set(value, before.length);
+    this.#buffer = grown.subarray(0, length);
+    this.#owned = true;
   }
 
   /** Removes and returns the first `n` buffered bytes. */
@@ -98,13 +126,6 @@ export class ByteReader {
   cancel(): void {
     this.#reader.cancel().catch(() => {});
   }
-}
-
-function concat(a: Uint8Array, b: Uint8Array): Uint8Array {
-  const out = new Uint8Array(a.length + b.length);
-  out.set(a, 0);
-  out.set(b, a.length);
-  return out;
 }
 
 function indexOfBlankLine(bytes: Uint8Array, from: number): number {

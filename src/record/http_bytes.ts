@@ -109,15 +109,18 @@ export async function serveBytes(
     cut: 0,
   };
   const connections = new Set<Connection>();
+  const running = new Set<Promise<void>>();
   const listener: TcpListener = await tcp.listen(
     { hostname: requested.hostname, port: requested.port },
     (conn) => {
       const connection = new Connection(conn, shared);
       connections.add(connection);
-      connection.run().catch(() => {}).finally(() => {
+      const run: Promise<void> = connection.run().catch(() => {}).finally(() => {
         connection.close();
         connections.delete(connection);
+        running.delete(run);
       });
+      running.add(run);
     },
   );
   bound.port = listener.port;
@@ -139,6 +142,8 @@ export async function serveBytes(
       clearInterval(sweep);
       listener.close();
       for (const connection of connections) connection.close();
+      // What the exchanges cut short record (their ends) lands before the cassette closes.
+      await Promise.allSettled([...running]);
       if (shared.cut > 0) {
         options.log?.(`${shared.cut} request(s) cut: their body did not arrive in time`);
       }
@@ -200,6 +205,8 @@ class Connection {
   #writer: WritableStreamDefaultWriter<Uint8Array>;
   #up: UpstreamLink | undefined;
   #gone: Promise<boolean> | undefined;
+  /** The connection to the fetch-based recorder, once handed to it. */
+  #inner: TcpConnection | undefined;
   #closed = false;
 
   constructor(conn: TcpConnection, shared: Shared) {
@@ -213,6 +220,7 @@ class Connection {
     if (this.#closed) return;
     this.#closed = true;
     this.#dropUpstream();
+    this.#inner?.close();
     this.#conn.close();
   }
 
@@ -343,6 +351,8 @@ class Connection {
     } catch {
       return;
     }
+    this.#inner = inner;
+    if (this.#closed) return inner.close();
     const innerWriter = inner.writable.getWriter();
     const upward = (async () => {
       while (true) {

@@ -111,10 +111,22 @@ export async function forwardBytes(
       : "sent an answer head over 64 KiB";
     return upstreamFailed(recorder, client, side, what);
   }
-  const head = headOrGone;
+  let head = headOrGone;
+  while (Number(head.start[1]) < 200 && head.start[1] !== "101") {
+    // An interim answer (103 Early Hints) is dropped, as fetch drops it: the final one follows.
+    up.reader.take(head.length);
+    const next = await up.reader.head(MAX_ANSWER_HEAD);
+    if (typeof next !== "object") {
+      return upstreamFailed(recorder, client, side, "closed the connection before answering");
+    }
+    head = next;
+  }
   const rawHead = up.reader.take(head.length);
   const headers = new HeadFields(head);
-  const recording = recordAnswerHead(recorder, client, Number(head.start[1]), headers);
+  const recording = {
+    ...recordAnswerHead(recorder, client, Number(head.start[1]), headers),
+    encoding: headers.get("content-encoding"),
+  };
   const framing = framingOf(head, headers, client.request.method);
   const out = headForClient(recorder, head, rawHead);
   const upstreamCloses = framing === "close" || /close/i.test(headers.get("connection") ?? "");
@@ -193,7 +205,7 @@ async function relayWhole(
   client: ClientRequest,
   side: ClientSide,
   up: UpstreamLink,
-  recording: AnswerRecording,
+  recording: AnswerRecording & { encoding: string | null },
   head: Uint8Array,
   framing: Framing,
   contentType: string,
@@ -211,7 +223,8 @@ async function relayWhole(
     recorder.flush();
     return false;
   }
-  recordWholeAnswer(recorder, client, recording, contentType, concat(datas));
+  const body = await decoded(concat(datas), recording.encoding);
+  recordWholeAnswer(recorder, client, recording, contentType, body);
   // An answer whose lines could not be written is not sent: the client sees the connection end.
   if (!await recorder.flushed().then(() => true, () => false)) return false;
   return await side.writer.write(concat(raws)).then(() => true, () => false);
@@ -261,6 +274,23 @@ async function relayEvents(
   else if (complete) events.end("complete");
   else events.end("upstream-closed", "the upstream closed the connection mid-stream");
   return complete && !clientLeft;
+}
+
+/**
+ * The body as the recording keeps it: fetch decodes gzip and deflate (the
+ * request went up without Accept-Encoding, but an upstream may compress
+ * anyway); the client still gets the bytes as they came, with their header.
+ */
+async function decoded(bytes: Uint8Array, encoding: string | null): Promise<Uint8Array> {
+  const format = encoding?.trim().toLowerCase();
+  if (format !== "gzip" && format !== "deflate") return bytes;
+  try {
+    const stream = new Blob([bytes as Uint8Array<ArrayBuffer>]).stream()
+      .pipeThrough(new DecompressionStream(format));
+    return new Uint8Array(await new Response(stream).arrayBuffer());
+  } catch {
+    return bytes;
+  }
 }
 
 /** The chunks as one array (the one chunk itself when there is only one). */

@@ -40,7 +40,13 @@ function wrap(socket: net.Socket): TcpConnection {
       new Promise<void>((resolve, reject) => {
         socket.write(chunk, (error) => error ? reject(error) : resolve());
       }),
-    close: () => new Promise<void>((resolve) => socket.end(() => resolve())),
+    // A socket already destroyed never calls end's callback: its close does.
+    close: () =>
+      new Promise<void>((resolve) => {
+        if (socket.destroyed) return resolve();
+        socket.once("close", () => resolve());
+        socket.end(() => resolve());
+      }),
     abort: () => {
       socket.destroy();
     },

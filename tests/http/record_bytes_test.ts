@@ -14,6 +14,7 @@ import http from "node:http";
 import type net from "node:net";
 import { readFileSync } from "node:fs";
 import path from "node:path";
+import { gzipSync } from "node:zlib";
 import { recordHttp } from "../../src/record/http.ts";
 import { tempDir } from "../helpers.ts";
 
@@ -39,13 +40,17 @@ function answer(res: http.ServerResponse, message: { id?: number; params?: { nam
       res.write(event.slice(20));
       res.end('data: {"jsonrpc":"2.0","method":"notifications/message","params":{}}\n\n');
     }, 5);
+  } else if (name === "gzip") {
+    // Compressed whatever the request asked for: the recording keeps the text.
+    res.writeHead(200, { "content-type": "application/json", "content-encoding": "gzip" });
+    res.end(gzipSync(JSON.stringify(result)));
   } else {
     res.writeHead(200, { "content-type": "application/json", "mcp-session-id": "s-1" });
     res.end(JSON.stringify(result));
   }
 }
 
-async function startUpstream(): Promise<Upstream> {
+async function startUpstream(keepAliveMs = 5000): Promise<Upstream> {
   const server = http.createServer((req, res) => {
     res.sendDate = false;
     const chunks: Buffer[] = [];
@@ -62,6 +67,7 @@ async function startUpstream(): Promise<Upstream> {
       answer(res, body);
     });
   });
+  server.keepAliveTimeout = keepAliveMs;
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", () => resolve()));
   const port = (server.address() as net.AddressInfo).port;
   return {
@@ -106,6 +112,7 @@ async function exchanges(url: string, dated: boolean[]): Promise<string[]> {
   await post(call(3, "sse"));
   await post(JSON.stringify([JSON.parse(call(4, "a")), JSON.parse(call(5, "b"))]));
   await post(call(6, "plain"), { authorization: "Bearer not-for-the-cassette" });
+  await post(call(7, "gzip"));
   for (const method of ["GET", "DELETE"]) {
     const response = await fetch(url, { method, headers });
     seen.push(`${method} ${response.status} ${await response.text()}`);
@@ -152,6 +159,45 @@ test("record --url: the byte-level recorder writes the fetch-based recorder's ca
     assert.ok(byFetch.lines.length > 20, byFetch.lines.join("\n"));
     assert.deepEqual(byBytes.lines, byFetch.lines);
     assert.ok(!byBytes.lines.some((line) => line.includes("not-for-the-cassette")));
+  } finally {
+    await upstream.close();
+  }
+});
+
+test("record --url, byte-level: a kept-alive upstream connection the upstream closed between requests is opened again", async () => {
+  const upstream = await startUpstream(50);
+  const dir = await tempDir();
+  try {
+    const output = path.join(dir, "again.cassette.jsonl");
+    let stop!: () => void;
+    let listening!: (url: string) => void;
+    const url = new Promise<string>((resolve) => (listening = resolve));
+    const done = recordHttp({
+      url: upstream.url,
+      output,
+      engine: "bytes",
+      onListening: listening,
+      until: new Promise<void>((resolve) => (stop = resolve)),
+    });
+    const proxyUrl = await url;
+    const statuses: number[] = [];
+    for (let id = 1; id <= 3; id++) {
+      const response = await fetch(proxyUrl, {
+        method: "POST",
+        headers: { "content-type": "application/json", accept: "application/json" },
+        body: call(id, "plain"),
+      });
+      statuses.push(response.status);
+      assert.match(await response.text(), new RegExp(`"id":${id}`));
+      // Past the upstream's keep-alive timeout: it closes the connection the recorder keeps.
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+    stop();
+    assert.equal(await done, 0);
+    assert.deepEqual(statuses, [200, 200, 200]);
+    const ends = readFileSync(output, "utf8").trim().split("\n").map((line) => JSON.parse(line))
+      .filter((entry) => entry.type === "http-end").map((entry) => entry.reason);
+    assert.deepEqual(ends, ["complete", "complete", "complete"]);
   } finally {
     await upstream.close();
   }
