@@ -28,13 +28,14 @@ import { Upstream } from "./http_upstream.ts";
 import type { FrameRedactor } from "./stdio.ts";
 
 /**
- * Which recorder serves: the byte-level one (./http_bytes.ts) for a plain
- * `http://` upstream, when `MCP_CASSETTE_HTTP_RECORDER=bytes`; otherwise the
- * fetch-based one (`Deno.serve` or `node:http`, and `fetch`), which alone
- * speaks TLS to an `https://` upstream. Chosen once per recording.
+ * Which recorder serves, chosen once per recording: the byte-level one
+ * (./http_bytes.ts) for a plain `http://` upstream, the fetch-based one
+ * (`Deno.serve` or `node:http`, and `fetch`) for an `https://` upstream,
+ * since it alone speaks TLS. `MCP_CASSETTE_HTTP_RECORDER=fetch` keeps the
+ * fetch-based one for every upstream (docs/http.md).
  */
 function byteLevel(upstream: Upstream, engine: string | undefined): boolean {
-  return upstream.url.protocol === "http:" && engine === "bytes";
+  return upstream.url.protocol === "http:" && engine !== "fetch";
 }
 
 /** Default cap on a request body, in bytes. */
