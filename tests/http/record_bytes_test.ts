@@ -11,6 +11,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import http from "node:http";
+import { createConnection, createServer } from "node:net";
 import type net from "node:net";
 import { readFileSync } from "node:fs";
 import path from "node:path";
@@ -50,7 +51,7 @@ function answer(res: http.ServerResponse, message: { id?: number; params?: { nam
   }
 }
 
-async function startUpstream(keepAliveMs = 5000): Promise<Upstream> {
+async function startUpstream(): Promise<Upstream> {
   const server = http.createServer((req, res) => {
     res.sendDate = false;
     const chunks: Buffer[] = [];
@@ -67,7 +68,6 @@ async function startUpstream(keepAliveMs = 5000): Promise<Upstream> {
       answer(res, body);
     });
   });
-  server.keepAliveTimeout = keepAliveMs;
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", () => resolve()));
   const port = (server.address() as net.AddressInfo).port;
   return {
@@ -164,8 +164,38 @@ test("record --url: the byte-level recorder writes the fetch-based recorder's ca
   }
 });
 
+/**
+ * An upstream that closes each connection shortly after answering, without
+ * saying so (no `Connection: close`), as one whose keep-alive timeout passed.
+ */
+async function startClosingUpstream(): Promise<Upstream> {
+  const server = createServer((socket) => {
+    let text = "";
+    socket.on("error", () => {});
+    socket.on("data", (chunk) => {
+      text += chunk.toString("latin1");
+      const end = text.indexOf("\r\n\r\n");
+      const length = Number(/content-length: *(\d+)/i.exec(text)?.[1] ?? NaN);
+      if (end < 0 || text.length < end + 4 + length) return;
+      const { id } = JSON.parse(text.slice(end + 4, end + 4 + length));
+      const body = JSON.stringify({ jsonrpc: "2.0", id, result: {} });
+      socket.write(
+        `HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: ${body.length}\r\n\r\n${body}`,
+      );
+      text = "";
+      setTimeout(() => socket.end(), 20);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", () => resolve()));
+  const port = (server.address() as net.AddressInfo).port;
+  return {
+    url: `http://127.0.0.1:${port}/mcp`,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
 test("record --url, byte-level: a kept-alive upstream connection the upstream closed between requests is opened again", async () => {
-  const upstream = await startUpstream(50);
+  const upstream = await startClosingUpstream();
   const dir = await tempDir();
   try {
     const output = path.join(dir, "again.cassette.jsonl");
@@ -179,26 +209,122 @@ test("record --url, byte-level: a kept-alive upstream connection the upstream cl
       onListening: listening,
       until: new Promise<void>((resolve) => (stop = resolve)),
     });
-    const proxyUrl = await url;
-    const statuses: number[] = [];
+    const proxy = new URL(await url);
+    // One client connection for all three: the recorder keeps one upstream connection for it.
+    const socket = createConnection(Number(proxy.port), "127.0.0.1");
+    socket.on("error", () => {});
+    let received = "";
+    socket.on("data", (chunk) => (received += chunk.toString("latin1")));
     for (let id = 1; id <= 3; id++) {
-      const response = await fetch(proxyUrl, {
-        method: "POST",
-        headers: { "content-type": "application/json", accept: "application/json" },
-        body: call(id, "plain"),
-      });
-      statuses.push(response.status);
-      assert.match(await response.text(), new RegExp(`"id":${id}`));
-      // Past the upstream's keep-alive timeout: it closes the connection the recorder keeps.
-      await new Promise((resolve) => setTimeout(resolve, 200));
+      const body = call(id, "plain");
+      socket.write(
+        `POST /mcp HTTP/1.1\r\nHost: ${proxy.host}\r\nContent-Type: application/json\r\n` +
+          `Content-Length: ${body.length}\r\n\r\n${body}`,
+      );
+      for (let waited = 0; !received.includes(`"id":${id},`) && waited < 5000; waited += 10) {
+        if (socket.destroyed) break;
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+      // The upstream closes the connection the recorder keeps meanwhile.
+      await new Promise((resolve) => setTimeout(resolve, 100));
     }
+    socket.destroy();
     stop();
     assert.equal(await done, 0);
-    assert.deepEqual(statuses, [200, 200, 200]);
+    assert.equal(received.match(/HTTP\/1\.1 200/g)?.length, 3, received);
     const ends = readFileSync(output, "utf8").trim().split("\n").map((line) => JSON.parse(line))
       .filter((entry) => entry.type === "http-end").map((entry) => entry.reason);
     assert.deepEqual(ends, ["complete", "complete", "complete"]);
   } finally {
     await upstream.close();
   }
+});
+
+/** Starts the byte-level recorder in front of the fixed upstream; stops both at the end. */
+async function withByteRecorder(
+  options: { idleTimeoutMs?: number; requestTimeoutMs?: number },
+  body: (proxy: URL, logged: string[], output: string) => Promise<void>,
+): Promise<void> {
+  const upstream = await startUpstream();
+  const dir = await tempDir();
+  const logged: string[] = [];
+  let stop!: () => void;
+  let listening!: (url: string) => void;
+  const url = new Promise<string>((resolve) => (listening = resolve));
+  const output = path.join(dir, "b.cassette.jsonl");
+  const done = recordHttp({
+    url: upstream.url,
+    output,
+    engine: "bytes",
+    ...options,
+    log: (line) => logged.push(line),
+    onListening: listening,
+    until: new Promise<void>((resolve) => (stop = resolve)),
+  });
+  try {
+    await body(new URL(await url), logged, output);
+  } finally {
+    stop();
+    await done;
+    await upstream.close();
+  }
+}
+
+/**
+ * Writes `text` on a fresh connection; resolves with all that came back once
+ * it closes, and whether this side had to close it (after `giveUpMs`).
+ */
+function rawExchange(
+  port: number,
+  text: string,
+  giveUpMs = 10_000,
+): Promise<{ received: string; gaveUp: boolean }> {
+  return new Promise((resolve) => {
+    let received = "";
+    let gaveUp = false;
+    const socket = createConnection(port, "127.0.0.1", () => socket.write(text));
+    // Generous: only keeps a failure from hanging.
+    const giveUp = setTimeout(() => {
+      gaveUp = true;
+      socket.destroy();
+    }, giveUpMs);
+    socket.on("data", (chunk) => (received += chunk.toString("latin1")));
+    socket.on("error", () => {});
+    socket.on("close", () => {
+      clearTimeout(giveUp);
+      resolve({ received, gaveUp });
+    });
+  });
+}
+
+test("record --url, byte-level: a Content-Length body that stops short is cut with 408 at the deadline, and said so", async () => {
+  await withByteRecorder({ requestTimeoutMs: 300 }, async (proxy, logged) => {
+    const body = call(1, "plain");
+    const { received, gaveUp } = await rawExchange(
+      Number(proxy.port),
+      `POST /mcp HTTP/1.1\r\nHost: ${proxy.host}\r\nContent-Type: application/json\r\n` +
+        `Content-Length: ${body.length + 10}\r\n\r\n${body}`,
+    );
+    assert.equal(gaveUp, false, "the recorder never closed the connection");
+    assert.match(received.split("\r\n")[0], /^HTTP\/1\.1 408/, received);
+    assert.ok(
+      logged.some((line) => /cut a POST \/mcp .*did not arrive in time/.test(line)),
+      logged.join("\n"),
+    );
+  });
+});
+
+test("record --url, byte-level: a kept-alive client connection idle past the idle timeout is closed", async () => {
+  await withByteRecorder({ idleTimeoutMs: 300 }, async (proxy) => {
+    const body = call(1, "plain");
+    // One answered request, then nothing: the connection must not stay open for good.
+    const { received, gaveUp } = await rawExchange(
+      Number(proxy.port),
+      `POST /mcp HTTP/1.1\r\nHost: ${proxy.host}\r\nContent-Type: application/json\r\n` +
+        `Content-Length: ${body.length}\r\n\r\n${body}`,
+    );
+    assert.equal(gaveUp, false, "the recorder never closed the idle connection");
+    assert.match(received, /^HTTP\/1\.1 200/);
+    assert.match(received, /"id":1/);
+  });
 });
