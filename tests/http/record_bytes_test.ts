@@ -328,3 +328,26 @@ test("record --url, byte-level: a kept-alive client connection idle past the idl
     assert.match(received, /"id":1/);
   });
 });
+
+test("record --url, byte-level: a foreign Host or Origin is refused (403), what is handed on is checked against the recorder's own address", async () => {
+  await withByteRecorder({}, async (proxy) => {
+    const post = (headers: Record<string, string>) =>
+      rawExchange(
+        Number(proxy.port),
+        `POST /mcp HTTP/1.1\r\n${
+          Object.entries(headers).map(([k, v]) => `${k}: ${v}\r\n`).join("")
+        }Content-Type: application/json\r\nContent-Length: ${call(1, "plain").length}\r\n` +
+          `Connection: close\r\n\r\n${call(1, "plain")}`,
+      );
+    const status = (text: string) => text.split("\r\n")[0];
+    assert.match(status((await post({ host: proxy.host })).received), /^HTTP\/1\.1 200/);
+    const foreignOrigin = await post({ host: proxy.host, origin: "http://evil.example" });
+    assert.match(status(foreignOrigin.received), /^HTTP\/1\.1 403/);
+    const foreignHost = await post({ host: `evil.example:${proxy.port}` });
+    assert.match(status(foreignHost.received), /^HTTP\/1\.1 403/);
+    // A GET goes to the fetch-based recorder behind: the upstream's own 405, not a refusal.
+    const get = await fetch(proxy, { headers: { accept: "text/event-stream" } });
+    await get.text();
+    assert.equal(get.status, 405);
+  });
+});
