@@ -31,11 +31,13 @@ import type { FrameRedactor } from "./stdio.ts";
  * Which recorder serves, chosen once per recording: the byte-level one
  * (./http_bytes.ts) for a plain `http://` upstream, the fetch-based one
  * (`Deno.serve` or `node:http`, and `fetch`) for an `https://` upstream,
- * since it alone speaks TLS. `MCP_CASSETTE_HTTP_RECORDER=fetch` keeps the
- * fetch-based one for every upstream (docs/http.md).
+ * since it alone speaks TLS, and for a URL with a user name or password
+ * (which the byte path would not send). `MCP_CASSETTE_HTTP_RECORDER=fetch`
+ * keeps the fetch-based one for every upstream (docs/http.md).
  */
 function byteLevel(upstream: Upstream, engine: string | undefined): boolean {
-  return upstream.url.protocol === "http:" && engine !== "fetch";
+  const { protocol, username, password } = upstream.url;
+  return protocol === "http:" && username === "" && password === "" && engine !== "fetch";
 }
 
 /** Default cap on a request body, in bytes. */
