@@ -62,7 +62,7 @@ export function exposureWarning(hostname: string): string | undefined {
  * tool) or the server's own. Returns the status to refuse with, or undefined.
  */
 export function checkHostAndOrigin(
-  request: Request,
+  request: { readonly headers: { get(name: string): string | null } },
   bound: ListenAddress,
 ): Refusal | undefined {
   const host = request.headers.get("host") ?? "";

@@ -30,6 +30,12 @@ export interface LocalServeOptions {
    * through it.
    */
   handlerReadsBody?: boolean;
+  /**
+   * Check Host and Origin against this address instead of the one bound:
+   * for a server that is reached through another listener (the byte-level
+   * HTTP recorder hands it what it does not forward itself).
+   */
+  guardAs?: ListenAddress;
 }
 
 /** A server started by {@linkcode serveLocal}. */
@@ -70,7 +76,7 @@ export async function serveLocal(
     },
     (request, info) => {
       if (options.handlerGuards) return handle(request, info);
-      const refused = checkHostAndOrigin(request, bound);
+      const refused = checkHostAndOrigin(request, options.guardAs ?? bound);
       if (refused) {
         return Promise.resolve(errorReply({
           status: refused.status,

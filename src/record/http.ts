@@ -22,8 +22,23 @@ import { serveLocal } from "../http/serve.ts";
 import { CassetteWriter } from "../cassette/writer.ts";
 import { originFor } from "../http/guard.ts";
 import { HttpRecorder } from "./http_recorder.ts";
+import { serveBytes } from "./http_bytes.ts";
+import { runtime } from "../runtime/mod.ts";
 import { Upstream } from "./http_upstream.ts";
 import type { FrameRedactor } from "./stdio.ts";
+
+/**
+ * Which recorder serves, chosen once per recording: the byte-level one
+ * (./http_bytes.ts) for a plain `http://` upstream, the fetch-based one
+ * (`Deno.serve` or `node:http`, and `fetch`) for an `https://` upstream,
+ * since it alone speaks TLS, and for a URL with a user name or password
+ * (which the byte path would not send). `MCP_CASSETTE_HTTP_RECORDER=fetch`
+ * keeps the fetch-based one for every upstream (docs/http.md).
+ */
+function byteLevel(upstream: Upstream, engine: string | undefined): boolean {
+  const { protocol, username, password } = upstream.url;
+  return protocol === "http:" && username === "" && password === "" && engine !== "fetch";
+}
 
 /** Default cap on a request body, in bytes. */
 export const DEFAULT_MAX_BODY_BYTES = 4 * 1024 * 1024;
@@ -48,6 +63,11 @@ export interface HttpRecordOptions {
   idleTimeoutMs?: number;
   /** A request's body must be in within this many ms of its headers (default: the idle timeout). */
   requestTimeoutMs?: number;
+  /**
+   * Internal: which recorder serves (see {@linkcode byteLevel}); default from
+   * `MCP_CASSETTE_HTTP_RECORDER`. For the tests that compare the two.
+   */
+  engine?: "bytes" | "fetch";
 }
 
 /**
@@ -66,13 +86,16 @@ export async function recordHttp(options: HttpRecordOptions): Promise<number> {
     log: options.log,
     maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
   });
-  const local = await serveLocal({
-    listen: options.listen,
-    idleTimeoutMs: options.idleTimeoutMs,
-    requestTimeoutMs: options.requestTimeoutMs,
-    log: options.log,
-    handlerReadsBody: true,
-  }, (request, info) => active.handle(request, info.bodyDeadline));
+  const engine = options.engine ?? runtime.env("MCP_CASSETTE_HTTP_RECORDER");
+  const local = byteLevel(upstream, engine)
+    ? await serveBytes(active, { ...options, maxBodyBytes: active.settings.maxBodyBytes })
+    : await serveLocal({
+      listen: options.listen,
+      idleTimeoutMs: options.idleTimeoutMs,
+      requestTimeoutMs: options.requestTimeoutMs,
+      log: options.log,
+      handlerReadsBody: true,
+    }, (request, info) => active.handle(request, info.bodyDeadline));
   if (local.warning) options.log?.(`mcp-cassette: ${local.warning}`);
   active.proxyOrigin = originFor(local.bound.hostname, local.bound.port);
   options.onListening?.(active.proxyOrigin + upstream.clientPath);

@@ -8,7 +8,7 @@
 import { ErrorCode } from "../jsonrpc.ts";
 import type { Json, JsonObject } from "../jsonrpc.ts";
 import { forwardableHeaders, mediaType, scrubHeaders } from "../http/headers.ts";
-import type { HeaderRedactor } from "../http/headers.ts";
+import type { HeaderRedactor, HeaderSource } from "../http/headers.ts";
 import { errorReply, readBodyCapped } from "../http/body.ts";
 import type { BodyDeadline } from "../runtime/mod.ts";
 import type { Redactor } from "../redact/mod.ts";
@@ -25,10 +25,16 @@ export interface ClientBody {
   parsed?: Json;
 }
 
+/** What of a client's request the recording reads (a Request, or a head read off the wire). */
+export interface RequestView {
+  readonly method: string;
+  readonly headers: HeaderSource;
+}
+
 /** A client's request, read and placed in its session. */
 export interface ClientRequest extends ClientBody {
-  request: Request;
-  url: URL;
+  request: RequestView;
+  url: { readonly pathname: string; readonly search: string };
   x: number;
   session?: LiveSession;
   messages: JsonObject[];
@@ -67,8 +73,12 @@ export async function readClientBody(
 }
 
 /** Forwards the request and relays the answer, recording both. */
-export async function forwardRequest(host: ExchangeHost, client: ClientRequest): Promise<Response> {
-  const { request, url, x, session } = client;
+export async function forwardRequest(
+  host: ExchangeHost,
+  client: ClientRequest,
+  request: Request,
+): Promise<Response> {
+  const { url, x, session } = client;
   const where = session ? { session: session.name } : {};
   let upstream: Response;
   try {
@@ -108,59 +118,61 @@ export async function forwardRequest(host: ExchangeHost, client: ClientRequest):
         `Bad gateway: the upstream server ${host.upstream.origin} is unreachable (${reason})`,
     });
   }
-  return await relayResponse(host, client, upstream);
+  return await relayResponse(host, client, upstream, request.signal);
 }
 
-/** Records the upstream's answer and hands it on. */
-async function relayResponse(
+/** How an answer is recorded once its head is in. */
+export interface AnswerRecording {
+  /** The `http-response` line, with what the body is. */
+  response(body: "sse" | "none" | "json" | "text", text?: string): void;
+  /** The `http-end` line. */
+  end(reason: EndReason, error?: string): void;
+}
+
+/** What an answer's head tells the sessions, and how the rest of it is recorded. */
+export function recordAnswerHead(
   host: ExchangeHost,
   client: ClientRequest,
-  upstream: Response,
-): Promise<Response> {
-  const { request, url, x, session } = client;
-  const sessionId = upstream.headers.get("mcp-session-id");
+  status: number,
+  headers: HeaderSource,
+): AnswerRecording {
+  const { request, x, session } = client;
+  const sessionId = headers.get("mcp-session-id");
   if (session && !session.started) host.startSession(session, sessionId ?? undefined);
-  if (request.method === "DELETE" && session && upstream.ok) host.endSession(session, "deleted");
-  if (upstream.status === 404 && session?.sessionId) host.endSession(session, "unknown-session");
-
-  const headers = forwardableHeaders(upstream.headers, ["content-encoding"]);
-  host.upstream.rewriteAuthHeaders(headers, host.proxyOrigin);
-  const contentType = mediaType(upstream.headers.get("content-type"));
+  const ok = status >= 200 && status < 300;
+  if (request.method === "DELETE" && session && ok) host.endSession(session, "deleted");
+  if (status === 404 && session?.sessionId) host.endSession(session, "unknown-session");
   const base = { ...(session ? { session: session.name } : {}), x };
-  const response = (body: "sse" | "none" | "json" | "text", text?: string) =>
-    host.append({
-      type: "http-response",
-      ...base,
-      t: host.t(),
-      status: upstream.status,
-      headers: scrubHeaders(upstream.headers, host.headerRedactor).headers,
-      body,
-      ...(text === undefined ? {} : { text }),
-    });
-  const end = (reason: EndReason, error?: string) =>
-    host.append({ type: "http-end", ...base, t: host.t(), reason, ...(error ? { error } : {}) });
-  const init = { status: upstream.status, statusText: upstream.statusText, headers };
+  return {
+    response: (body, text) =>
+      host.append({
+        type: "http-response",
+        ...base,
+        t: host.t(),
+        status,
+        headers: scrubHeaders(headers, host.headerRedactor).headers,
+        body,
+        ...(text === undefined ? {} : { text }),
+      }),
+    end: (reason, error) =>
+      host.append({ type: "http-end", ...base, t: host.t(), reason, ...(error ? { error } : {}) }),
+  };
+}
 
-  if (contentType === "text/event-stream" && upstream.body) {
-    response("sse");
-    const stream = request.method === "GET" ? "get" : "post";
-    return new Response(
-      relaySse(host, upstream.body, { stream, x, session, requests: client.requests, end }),
-      init,
-    );
-  }
-  let bytes: Uint8Array;
-  try {
-    bytes = new Uint8Array(await upstream.arrayBuffer());
-  } catch (error) {
-    // The body broke off: the client left, or the upstream went away mid-body.
-    response("none");
-    if (request.signal.aborted) end("client-closed");
-    else end("upstream-closed", (error as Error).message);
-    return new Response(null, { status: request.signal.aborted ? 499 : 502 });
-  }
+/**
+ * Records a whole (not streamed) answer body; returns the bytes to send on
+ * (protected-resource metadata names the proxy instead of the upstream).
+ */
+export function recordWholeAnswer(
+  host: ExchangeHost,
+  client: ClientRequest,
+  recording: AnswerRecording,
+  contentType: string,
+  bytes: Uint8Array,
+): Uint8Array {
+  const { url, x, session } = client;
   let responseText = new TextDecoder().decode(bytes);
-  let outBytes = bytes as Uint8Array<ArrayBuffer>;
+  let outBytes = bytes;
   const isJson = contentType === "application/json" || contentType.endsWith("+json");
   const json = isJson ? parseJson(responseText) : undefined;
   const rpc = json !== undefined && isJsonRpc(json);
@@ -169,16 +181,58 @@ async function relayResponse(
     host.upstream.rewriteMetadata(json, url.pathname, host.proxyOrigin)
   ) {
     responseText = JSON.stringify(json);
-    outBytes = new TextEncoder().encode(responseText) as Uint8Array<ArrayBuffer>;
+    outBytes = new TextEncoder().encode(responseText);
   }
   const redactor = host.settings.redactor;
-  if (bytes.length === 0) response("none");
-  else if (rpc) response("json");
-  else response("text", redactor ? redactor.text(responseText, "s2c") : responseText);
+  if (bytes.length === 0) recording.response("none");
+  else if (rpc) recording.response("json");
+  else recording.response("text", redactor ? redactor.text(responseText, "s2c") : responseText);
   if (bytes.length > 0 && rpc) {
     host.message(json!, "s2c", x, session, undefined, responseText);
     for (const message of messagesOf(json!)) host.observeAnswer(message, client.requests);
   }
-  end("complete");
-  return new Response(outBytes.length === 0 ? null : outBytes, init);
+  recording.end("complete");
+  return outBytes;
+}
+
+/** Records the upstream's answer and hands it on. */
+async function relayResponse(
+  host: ExchangeHost,
+  client: ClientRequest,
+  upstream: Response,
+  signal: AbortSignal,
+): Promise<Response> {
+  const { request, x, session } = client;
+  const recording = recordAnswerHead(host, client, upstream.status, upstream.headers);
+  const headers = forwardableHeaders(upstream.headers, ["content-encoding"]);
+  host.upstream.rewriteAuthHeaders(headers, host.proxyOrigin);
+  const contentType = mediaType(upstream.headers.get("content-type"));
+  const init = { status: upstream.status, statusText: upstream.statusText, headers };
+
+  if (contentType === "text/event-stream" && upstream.body) {
+    recording.response("sse");
+    const stream = request.method === "GET" ? "get" : "post";
+    return new Response(
+      relaySse(host, upstream.body, {
+        stream,
+        x,
+        session,
+        requests: client.requests,
+        end: recording.end,
+      }),
+      init,
+    );
+  }
+  let bytes: Uint8Array;
+  try {
+    bytes = new Uint8Array(await upstream.arrayBuffer());
+  } catch (error) {
+    // The body broke off: the client left, or the upstream went away mid-body.
+    recording.response("none");
+    if (signal.aborted) recording.end("client-closed");
+    else recording.end("upstream-closed", (error as Error).message);
+    return new Response(null, { status: signal.aborted ? 499 : 502 });
+  }
+  const out = recordWholeAnswer(host, client, recording, contentType, bytes);
+  return new Response(out.length === 0 ? null : out as Uint8Array<ArrayBuffer>, init);
 }

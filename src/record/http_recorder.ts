@@ -26,7 +26,7 @@ import { clockNow, elapsed, notRecordedNote, notRecordedText } from "./frames.ts
 import { eraOf, isJsonRpc, messagesOf } from "./http_messages.ts";
 import type { LiveSession } from "./http_sse.ts";
 import { forwardRequest, readClientBody } from "./http_exchange.ts";
-import type { ClientRequest, ExchangeHost } from "./http_exchange.ts";
+import type { ClientBody, ClientRequest, ExchangeHost, RequestView } from "./http_exchange.ts";
 import type { Upstream } from "./http_upstream.ts";
 import { requestTimeout } from "../runtime/request_deadline.ts";
 import type { BodyDeadline } from "../runtime/mod.ts";
@@ -64,7 +64,7 @@ export class HttpRecorder implements ExchangeHost {
    * CPU under load).
    */
   #lines = "";
-  #flushQueued = false;
+  #batch: Promise<void> | undefined;
   proxyOrigin = "";
 
   constructor(
@@ -101,22 +101,22 @@ export class HttpRecorder implements ExchangeHost {
   }
 
   /**
-   * Flushes once the requests being handled in this turn have appended
-   * theirs: one write for all of them. A microtask runs before the event
-   * loop moves any byte, so the lines are still on disk before the request
-   * reaches the upstream.
+   * Flushes once the exchanges being handled in this turn have appended
+   * theirs: one write for all of them. Resolves after that write (rejects
+   * when it failed, the lines kept for the next flush). A microtask runs
+   * before the event loop moves any byte, so lines flushed this way are on
+   * disk before the bytes they record are sent by a caller that awaits it.
    */
-  #flushSoon(): void {
-    if (this.#flushQueued) return;
-    this.#flushQueued = true;
-    queueMicrotask(() => {
-      this.#flushQueued = false;
-      try {
-        this.flush();
-      } catch {
-        // The lines stay held; the next answer's flush throws to its handler.
-      }
+  flushed(): Promise<void> {
+    return this.#batch ??= Promise.resolve().then(() => {
+      this.#batch = undefined;
+      this.flush();
     });
+  }
+
+  #flushSoon(): void {
+    // A failure here is thrown again to the next answer's flush.
+    this.flushed().catch(() => {});
   }
 
   t(): number {
@@ -244,7 +244,11 @@ export class HttpRecorder implements ExchangeHost {
   }
 
   /** Which session a request belongs to; a new one for an initialize without a session id. */
-  sessionFor(request: Request, url: URL, messages: JsonObject[]): LiveSession | undefined {
+  sessionFor(
+    request: RequestView,
+    url: ClientRequest["url"],
+    messages: JsonObject[],
+  ): LiveSession | undefined {
     const sessionId = request.headers.get("mcp-session-id");
     if (sessionId) {
       let session = this.#sessions.get(sessionId);
@@ -283,8 +287,21 @@ export class HttpRecorder implements ExchangeHost {
       const refusal = batchTooLarge(read.parsed.length).error!;
       return errorReply({ status: 400, code: refusal.code, message: refusal.message });
     }
+    const client = this.open(request, new URL(request.url), read);
+    // Forwarded first, recorded beside it: the request's lines are written
+    // while the upstream works on it, the answer's before it goes back.
+    const answering = forwardRequest(this, client, request);
+    this.recordRequest(client);
+    try {
+      return await answering;
+    } finally {
+      this.flush();
+    }
+  }
+
+  /** Numbers a request read (its body whole) and places it in its session. */
+  open(request: RequestView, url: ClientRequest["url"], read: ClientBody): ClientRequest {
     const x = ++this.#exchange;
-    const url = new URL(request.url);
     const messages = read.parsed !== undefined && isJsonRpc(read.parsed)
       ? messagesOf(read.parsed)
       : [];
@@ -301,25 +318,18 @@ export class HttpRecorder implements ExchangeHost {
     ) {
       this.startSession(session);
     }
-    const client: ClientRequest = {
-      request,
-      url,
-      x,
-      session,
-      messages,
-      requests: new Map(),
-      ...read,
-    };
-    // Forwarded first, recorded beside it: the request's lines are written
-    // while the upstream works on it, the answer's before it goes back.
-    const answering = forwardRequest(this, client);
+    return { request, url, x, session, messages, requests: new Map(), ...read };
+  }
+
+  /** Records the request as it is forwarded; its lines are written before this turn ends. */
+  recordRequest(client: ClientRequest): void {
     this.#recordRequest(client);
     this.#flushSoon();
-    try {
-      return await answering;
-    } finally {
-      this.flush();
-    }
+  }
+
+  /** True while the upstream speaks Streamable HTTP (not HTTP+SSE, whose endpoints are rewritten). */
+  get streamable(): boolean {
+    return this.#transport === "http";
   }
 
   /** The request's envelope and its messages (or its text), as it is forwarded. */

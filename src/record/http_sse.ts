@@ -55,6 +55,36 @@ export interface SseExchange {
   end(reason: EndReason, error?: string): void;
 }
 
+/**
+ * The recording of one SSE response: the bytes of the stream go in as they
+ * arrive, each complete event is recorded, and the end once.
+ */
+export class SseRecording {
+  #splitter = new SseSplitter();
+  #ended = false;
+
+  constructor(readonly host: SseHost, readonly exchange: SseExchange) {}
+
+  /** Records the events these bytes complete (the caller flushes before passing them on). */
+  push(bytes: Uint8Array): void {
+    for (const event of this.#splitter.push(bytes)) recordEvent(this.host, event, this.exchange);
+  }
+
+  /**
+   * Records what the stream left unfinished (unless the client left: what
+   * it never received is not kept), then how it ended, and flushes.
+   */
+  end(reason: EndReason, error?: string): void {
+    if (this.#ended) return;
+    this.#ended = true;
+    if (reason !== "client-closed") {
+      for (const event of this.#splitter.end()) recordEvent(this.host, event, this.exchange);
+    }
+    this.exchange.end(reason, error);
+    this.host.flush();
+  }
+}
+
 /** Streams SSE through unchanged, recording each event before its bytes go on. */
 export function relaySse(
   host: SseHost,
@@ -62,38 +92,26 @@ export function relaySse(
   exchange: SseExchange,
 ): ReadableStream<Uint8Array> {
   const reader = body.getReader();
-  const splitter = new SseSplitter();
-  let ended = false;
-  const finish = (reason: EndReason, error?: string) => {
-    if (ended) return;
-    ended = true;
-    exchange.end(reason, error);
-    host.flush();
-  };
-  const recordEvents = (events: SseEvent[]) => {
-    for (const event of events) recordEvent(host, event, exchange);
-  };
+  const recording = new SseRecording(host, exchange);
   return new ReadableStream<Uint8Array>({
     pull: async (controller) => {
       try {
         const { done, value } = await reader.read();
         if (done) {
-          recordEvents(splitter.end());
-          finish("complete");
+          recording.end("complete");
           controller.close();
           return;
         }
-        recordEvents(splitter.push(value));
+        recording.push(value);
         host.flush();
         controller.enqueue(host.rewrite(value));
       } catch (error) {
-        recordEvents(splitter.end());
-        finish("upstream-closed", (error as Error).message);
+        recording.end("upstream-closed", (error as Error).message);
         controller.close();
       }
     },
     cancel: async () => {
-      finish("client-closed");
+      recording.end("client-closed");
       await reader.cancel().catch(() => {});
     },
   }, { highWaterMark: 0 });

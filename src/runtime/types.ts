@@ -221,3 +221,29 @@ export interface Runtime {
    */
   openBlocking?(where: string, mode: "read" | "write"): BlockingEnd;
 }
+
+/** One TCP connection, its two directions as Web Streams. */
+export interface TcpConnection {
+  readonly readable: ReadableStream<Uint8Array>;
+  readonly writable: WritableStream<Uint8Array>;
+  readonly remoteAddress: string;
+  /** Ends both directions at once (a failure, or a peer that is done). */
+  close(): void;
+}
+
+/** A TCP listener started by {@linkcode Tcp.listen}. */
+export interface TcpListener {
+  readonly hostname: string;
+  readonly port: number;
+  /** Stops accepting; connections already open are the caller's. */
+  close(): void;
+}
+
+/** Plain TCP, for the byte-level HTTP recorder (src/record/http_bytes.ts). */
+export interface Tcp {
+  listen(
+    address: { hostname: string; port: number },
+    onConnection: (connection: TcpConnection) => void,
+  ): Promise<TcpListener>;
+  connect(address: { hostname: string; port: number }): Promise<TcpConnection>;
+}
