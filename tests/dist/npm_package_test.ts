@@ -78,10 +78,12 @@ let packed: { filename: string; files: PackedFile[] };
 before(async () => {
   work = tempDir("mcp-cassette-npm-");
   outDir = path.join(work, "build");
+  // Set first: with the build failed, the tests' files would otherwise land in the
+  // working folder (path.join("", name)), the repository when run from its root.
+  project = path.join(work, "project");
   await denoScript("build_npm.ts", ["--out", outDir]);
   manifest = JSON.parse(readFileSync(path.join(outDir, "package.json"), "utf8"));
   packed = JSON.parse(npm(["pack", "--json", "--pack-destination", work], outDir))[0];
-  project = path.join(work, "project");
   mkdirSync(project);
   // A project of its own, CommonJS by default as most are (no "type" field).
   writeFileSync(
