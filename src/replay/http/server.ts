@@ -7,7 +7,7 @@
  * @module
  */
 import { accepts, mediaType } from "../../http/headers.ts";
-import { errorReply, jsonResponse, readTextCapped } from "../../http/body.ts";
+import { errorReply, jsonResponse, readJsonCapped } from "../../http/body.ts";
 import { checkHostAndOrigin, originFor } from "../../http/guard.ts";
 import type { ListenAddress } from "../../http/guard.ts";
 import { ErrorCode } from "../../jsonrpc.ts";
@@ -130,7 +130,7 @@ export class HttpReplayServer implements HttpHost {
         }),
       };
     }
-    const reading = readTextCapped(request, this.options.maxBodyBytes ?? 4 * 1024 * 1024);
+    const reading = readJsonCapped(request, this.options.maxBodyBytes ?? 4 * 1024 * 1024);
     const read = deadline ? await deadline.within(reading) : await reading;
     if (read === undefined) return { error: requestTimeout() };
     if (read.tooLarge) {
@@ -142,9 +142,7 @@ export class HttpReplayServer implements HttpHost {
         }),
       };
     }
-    try {
-      return { body: JSON.parse(read.text) as Json };
-    } catch {
+    if (read.invalid) {
       return {
         error: errorReply({
           status: 400,
@@ -153,6 +151,7 @@ export class HttpReplayServer implements HttpHost {
         }),
       };
     }
+    return { body: read.json };
   }
 
   /** Replays one request; resolves with its response once the first byte of it is known. */
