@@ -15,7 +15,12 @@
  * @module
  */
 import type { HttpHandler, HttpServer, ServeOptions } from "./types.ts";
-import { handlerDeadline, requestDeadlineMs, withBodyDeadline } from "./request_deadline.ts";
+import {
+  handlerDeadline,
+  holdDeadlines,
+  requestDeadlineMs,
+  withBodyDeadline,
+} from "./request_deadline.ts";
 
 interface DenoConn {
   readonly remoteAddr: { hostname: string };
@@ -158,6 +163,7 @@ function serveTracked(
   serveOn: ServeOnConnection,
 ): HttpServer {
   const listener = Deno.listen({ hostname: options.hostname, port: options.port });
+  const release = options.handlerReadsBody ? holdDeadlines() : () => {};
   const counter = { cut: 0 };
   const handle = capped(options, handler, counter);
   const idleMs = options.idleTimeoutMs ?? 30_000;
@@ -217,6 +223,7 @@ function serveTracked(
     requestsCut: () => counter.cut,
     close: async () => {
       clearInterval(sweep);
+      release();
       listener.close();
       await accepting;
       for (const tracked of open) shutDown(tracked);
@@ -230,6 +237,7 @@ function serveUntracked(options: ServeOptions, handler: HttpHandler): Promise<Ht
   const counter = { cut: 0 };
   const handle = capped(options, handler, counter);
   const stop = new AbortController();
+  const release = options.handlerReadsBody ? holdDeadlines() : () => {};
   return new Promise((resolve, reject) => {
     try {
       const server = Deno.serve({
@@ -242,12 +250,14 @@ function serveUntracked(options: ServeOptions, handler: HttpHandler): Promise<Ht
             port,
             requestsCut: () => counter.cut,
             close: async () => {
+              release();
               stop.abort();
               await server.finished;
             },
           }),
       }, (request, info) => handle(request, info.remoteAddr?.hostname ?? ""));
     } catch (error) {
+      release();
       reject(error);
     }
   });
