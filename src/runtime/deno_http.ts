@@ -15,6 +15,7 @@
  * @module
  */
 import type { HttpHandler, HttpServer, ServeOptions } from "./types.ts";
+import { headerBytes } from "./deno_header_bytes.ts";
 import {
   handlerDeadline,
   holdDeadlines,
@@ -65,12 +66,6 @@ function serveOnConnection(): ServeOnConnection | undefined {
   return typeof serveOn === "function" ? serveOn as ServeOnConnection : undefined;
 }
 
-function headerBytes(headers: Headers): number {
-  let total = 0;
-  headers.forEach((value, key) => (total += key.length + value.length + 4));
-  return total;
-}
-
 /**
  * The handler with the header cap applied: Deno's server has its own
  * limits, so an oversized header block gets 431 here, as on every runtime.
@@ -83,7 +78,7 @@ function capped(options: ServeOptions, handler: HttpHandler, counter: { cut: num
     remoteAddress: string,
     close?: () => void,
   ): Response | Promise<Response> => {
-    if (headerBytes(request.headers) > maxHeaderBytes) {
+    if (headerBytes(request) > maxHeaderBytes) {
       return new Response("Request header fields too large", { status: 431 });
     }
     const onCut = () => {
