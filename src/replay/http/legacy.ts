@@ -39,11 +39,18 @@ export class LegacyHttp {
   }
 
   /** Answers one request of the legacy era; `deadline` bounds the reading of a POST's body. */
-  async handle(request: Request, deadline?: BodyDeadline): Promise<Response> {
-    if (request.method === "POST") return await this.#legacyPost(request, deadline);
-    if (request.method === "GET") return this.#legacyGet(request);
-    if (request.method === "DELETE") return this.#legacyDelete(request);
-    return new Response(null, { status: 405, headers: { allow: "GET, POST, DELETE" } });
+  handle(request: Request, deadline?: BodyDeadline): Promise<Response> {
+    const method = request.method;
+    if (method === "POST") return this.#legacyPost(request, deadline);
+    try {
+      if (method === "GET") return Promise.resolve(this.#legacyGet(request));
+      if (method === "DELETE") return Promise.resolve(this.#legacyDelete(request));
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    return Promise.resolve(
+      new Response(null, { status: 405, headers: { allow: "GET, POST, DELETE" } }),
+    );
   }
 
   /** Closes every live session. */
@@ -89,6 +96,7 @@ export class LegacyHttp {
   async #legacyPost(request: Request, deadline?: BodyDeadline): Promise<Response> {
     const read = await this.host.readPost(request, deadline);
     if ("error" in read) return read.error;
+    if (isObject(read.body)) return await this.#postOne(request, read.body);
     const messages = Array.isArray(read.body) ? read.body : [read.body];
     const batch = Array.isArray(read.body) && read.body.length > 0;
     if (!batch && !messages.every(isObject)) {
@@ -111,13 +119,7 @@ export class LegacyHttp {
           message: "Invalid Request: initialize must be sent alone",
         });
       }
-      const sessionId = this.#usesSessionIds ? randomId() : undefined;
-      live = new LiveSession(this.host.engine.openSession(), sessionId);
-      if (sessionId) this.#sessions.set(sessionId, live);
-      else {
-        this.#sessionless?.close();
-        this.#sessionless = live;
-      }
+      live = this.#open();
     } else {
       const found = this.#legacySession(request);
       if (found instanceof Response) return found;
@@ -135,6 +137,39 @@ export class LegacyHttp {
     }
     if (objects.length > 1) return await this.#batch(live, objects);
     return await this.host.replyTo(live, objects[0], sessionHeaders(live));
+  }
+
+  /**
+   * One message, not in a batch (nearly every POST): what `#legacyPost` does
+   * for it, without the arrays a batch needs.
+   */
+  #postOne(request: Request, message: JsonObject): Promise<Response> | Response {
+    let live: LiveSession;
+    if (message.method === "initialize" && expectsAnswer(message)) live = this.#open();
+    else {
+      const found = this.#legacySession(request);
+      if (found instanceof Response) return found;
+      const refused = this.#checkLegacyVersion(request);
+      if (refused) return refused;
+      live = found;
+    }
+    if (!expectsAnswer(message)) {
+      this.#receiveBackground(live, message);
+      return new Response(null, { status: 202, headers: sessionHeaders(live) });
+    }
+    return this.host.replyTo(live, message, sessionHeaders(live));
+  }
+
+  /** A new live session for an initialize: the next recorded one, with a fresh id when recorded with ids. */
+  #open(): LiveSession {
+    const sessionId = this.#usesSessionIds ? randomId() : undefined;
+    const live = new LiveSession(this.host.engine.openSession(), sessionId);
+    if (sessionId) this.#sessions.set(sessionId, live);
+    else {
+      this.#sessionless?.close();
+      this.#sessionless = live;
+    }
+    return live;
   }
 
   /** A message whose outputs, if any, belong on the GET stream (notifications, client answers). */

@@ -36,6 +36,9 @@ export class HttpReplayServer implements HttpHost {
   #legacy: LegacyHttp | undefined;
   #modern: ModernHttp | undefined;
   bound: ListenAddress = { hostname: "127.0.0.1", port: 0 };
+  /** The last Accept and Content-Type values a POST passed with (see `readPost`). */
+  #acceptedAccept: string | null | undefined;
+  #acceptedType: string | null | undefined;
 
   constructor(readonly engine: ReplayEngine, readonly options: HttpServeOptions) {
     this.index = engine.episodes.http;
@@ -69,23 +72,29 @@ export class HttpReplayServer implements HttpHost {
    * Answers one request; `deadline`, when the server gives one, bounds the
    * reading of its body (./http.ts).
    */
-  async handle(request: Request, deadline?: BodyDeadline): Promise<Response> {
-    const refused = checkHostAndOrigin(request, this.bound);
-    if (refused) {
-      return errorReply({
-        status: refused.status,
-        code: ErrorCode.InvalidRequest,
-        message: refused.message,
-      });
+  handle(request: Request, deadline?: BodyDeadline): Promise<Response> {
+    // Not async: the era's handler's promise is handed on as it is, rather
+    // than awaited in one more frame per request (the answer is known by then).
+    try {
+      const refused = checkHostAndOrigin(request, this.bound);
+      if (refused) {
+        return Promise.resolve(errorReply({
+          status: refused.status,
+          code: ErrorCode.InvalidRequest,
+          message: refused.message,
+        }));
+      }
+      // Only metadata and HTTP+SSE need the parsed URL; the rest pass on the path's prefix.
+      const url = request.url;
+      if (url.startsWith("/.well-known/", url.indexOf("/", url.indexOf("//") + 2))) {
+        return Promise.resolve(this.#wellKnown(new URL(url)));
+      }
+      if (this.legacySse) return this.legacySse.handle(request, new URL(url));
+      if (this.#modern) return this.#modern.handle(request, deadline);
+      return this.#legacy!.handle(request, deadline);
+    } catch (error) {
+      return Promise.reject(error);
     }
-    // Only metadata and HTTP+SSE need the parsed URL; the rest pass on the path's prefix.
-    const url = request.url;
-    if (url.startsWith("/.well-known/", url.indexOf("/", url.indexOf("//") + 2))) {
-      return this.#wellKnown(new URL(url));
-    }
-    if (this.legacySse) return await this.legacySse.handle(request, new URL(url));
-    if (this.#modern) return await this.#modern.handle(request, deadline);
-    return await this.#legacy!.handle(request, deadline);
   }
 
   /** Serves recorded well-known metadata, as recorded; 404 otherwise. */
@@ -112,7 +121,9 @@ export class HttpReplayServer implements HttpHost {
     deadline?: BodyDeadline,
   ): Promise<{ body: Json } | { error: Response }> {
     const accept = request.headers.get("accept");
-    if (!accepts(accept, "application/json") || !accepts(accept, "text/event-stream")) {
+    // A client sends the same Accept and Content-Type on every POST: the last
+    // ones that passed are compared rather than looked up again.
+    if (accept !== this.#acceptedAccept && !this.#acceptable(accept)) {
       return {
         error: errorReply({
           status: 406,
@@ -121,7 +132,8 @@ export class HttpReplayServer implements HttpHost {
         }),
       };
     }
-    if (mediaType(request.headers.get("content-type")) !== "application/json") {
+    const contentType = request.headers.get("content-type");
+    if (contentType !== this.#acceptedType && !this.#jsonType(contentType)) {
       return {
         error: errorReply({
           status: 415,
@@ -152,6 +164,18 @@ export class HttpReplayServer implements HttpHost {
       };
     }
     return { body: read.json };
+  }
+
+  #acceptable(accept: string | null): boolean {
+    if (!accepts(accept, "application/json") || !accepts(accept, "text/event-stream")) return false;
+    this.#acceptedAccept = accept;
+    return true;
+  }
+
+  #jsonType(contentType: string | null): boolean {
+    if (mediaType(contentType) !== "application/json") return false;
+    this.#acceptedType = contentType;
+    return true;
   }
 
   /** Replays one request; resolves with its response once the first byte of it is known. */
