@@ -82,14 +82,23 @@ export type CappedJson =
   | { invalid: true; tooLarge?: undefined };
 
 /**
- * {@linkcode readTextCapped}, parsed as JSON (`invalid` when it is not).
+ * {@linkcode readTextCapped}, parsed as JSON (`invalid` when it is not);
+ * `contentLength` is the request's Content-Length value when the caller
+ * has read it already.
  * With a declared length within the cap the body goes to `request.json()`
  * untouched: Deno then takes a body that has already arrived whole without
  * making a stream for it, which `text()` or a look at `request.body` does
  * (a sixth of the HTTP replay's time per request).
  */
-export function readJsonCapped(request: Request, maxBytes: number): Promise<CappedJson> {
-  const declared = declaredLength(request);
+export function readJsonCapped(
+  request: Request,
+  maxBytes: number,
+  contentLength?: string | null,
+): Promise<CappedJson> {
+  // The Content-Length value, when the caller has read it already.
+  const declared = contentLength === undefined
+    ? declaredLength(request)
+    : Number(contentLength ?? "NaN");
   if (!(Number.isFinite(declared) && declared <= maxBytes)) {
     return readTextCapped(request, maxBytes).then(parsedText);
   }

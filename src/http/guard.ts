@@ -65,8 +65,20 @@ export function checkHostAndOrigin(
   request: Request,
   bound: ListenAddress,
 ): Refusal | undefined {
-  const host = request.headers.get("host") ?? "";
-  const origin = request.headers.get("origin") ?? "null";
+  return checkHostAndOriginOf(request.headers.get("host"), request.headers.get("origin"), bound);
+}
+
+/**
+ * {@linkcode checkHostAndOrigin} for a request whose Host and Origin values
+ * (null when absent) were read already.
+ */
+export function checkHostAndOriginOf(
+  hostHeader: string | null,
+  originHeader: string | null,
+  bound: ListenAddress,
+): Refusal | undefined {
+  const host = hostHeader ?? "";
+  const origin = originHeader ?? "null";
   // A client sends the same Host and Origin on every request: the last
   // verdict is compared first, without building and hashing a memo key.
   const last = lastVerdict;

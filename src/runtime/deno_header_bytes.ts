@@ -10,14 +10,17 @@
  * @module
  */
 
-type RawHeaders = readonly (readonly [string, string])[];
+import type { RawHeaders } from "./types.ts";
 
 /** The symbol under which a served request keeps its inner request; null once known absent. */
 let innerKey: symbol | null | undefined;
 
-/** Bytes of the header block: each header's name and value, and 4 for its framing. */
-export function headerBytes(request: Request): number {
-  const raw = rawHeaders(request);
+/**
+ * Bytes of the header block: each header's name and value, and 4 for its
+ * framing. `raw` is the request's list from {@linkcode rawHeaders}, when it
+ * had one.
+ */
+export function headerBytes(request: Request, raw: RawHeaders | undefined): number {
   let total = 0;
   if (raw) {
     for (let i = 0; i < raw.length; i++) total += raw[i][0].length + raw[i][1].length + 4;
@@ -27,7 +30,11 @@ export function headerBytes(request: Request): number {
   return total;
 }
 
-function rawHeaders(request: Request): RawHeaders | undefined {
+/**
+ * The headers of a request served by Deno, as its inner request keeps them
+ * (names as the client wrote them), or undefined where this Deno keeps them otherwise.
+ */
+export function rawHeaders(request: Request): RawHeaders | undefined {
   if (innerKey === null) return undefined;
   innerKey ??= findInnerKey(request);
   if (innerKey === null) return undefined;

@@ -15,7 +15,7 @@
  * @module
  */
 import type { HttpHandler, HttpServer, ServeOptions } from "./types.ts";
-import { headerBytes } from "./deno_header_bytes.ts";
+import { headerBytes, rawHeaders } from "./deno_header_bytes.ts";
 import {
   handlerDeadline,
   holdDeadlines,
@@ -78,7 +78,8 @@ function capped(options: ServeOptions, handler: HttpHandler, counter: { cut: num
     remoteAddress: string,
     close?: () => void,
   ): Response | Promise<Response> => {
-    if (headerBytes(request) > maxHeaderBytes) {
+    const raw = rawHeaders(request);
+    if (headerBytes(request, raw) > maxHeaderBytes) {
       return new Response("Request header fields too large", { status: 431 });
     }
     const onCut = () => {
@@ -89,12 +90,16 @@ function capped(options: ServeOptions, handler: HttpHandler, counter: { cut: num
       if (close) setTimeout(close, 100);
     };
     if (options.handlerReadsBody) {
-      return handler(request, { remoteAddress, bodyDeadline: handlerDeadline(deadline, onCut) });
+      return handler(request, {
+        remoteAddress,
+        bodyDeadline: handlerDeadline(deadline, onCut),
+        rawHeaders: raw,
+      });
     }
     return withBodyDeadline(
       request,
       deadline,
-      (bounded) => handler(bounded, { remoteAddress }),
+      (bounded) => handler(bounded, { remoteAddress, rawHeaders: raw }),
       onCut,
     );
   };

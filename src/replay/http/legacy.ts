@@ -8,7 +8,8 @@
  * @module
  */
 import { randomId } from "../../http/random_id.ts";
-import { accepts } from "../../http/headers.ts";
+import { accepts, requestHeads } from "../../http/headers.ts";
+import type { RequestHeads } from "../../http/headers.ts";
 import { errorReply, jsonResponse } from "../../http/body.ts";
 import { ErrorCode } from "../../jsonrpc.ts";
 import type { BodyDeadline } from "../../runtime/mod.ts";
@@ -39,12 +40,16 @@ export class LegacyHttp {
   }
 
   /** Answers one request of the legacy era; `deadline` bounds the reading of a POST's body. */
-  handle(request: Request, deadline?: BodyDeadline): Promise<Response> {
+  handle(
+    request: Request,
+    deadline?: BodyDeadline,
+    heads: RequestHeads = requestHeads(request),
+  ): Promise<Response> {
     const method = request.method;
-    if (method === "POST") return this.#legacyPost(request, deadline);
+    if (method === "POST") return this.#legacyPost(request, deadline, heads);
     try {
-      if (method === "GET") return Promise.resolve(this.#legacyGet(request));
-      if (method === "DELETE") return Promise.resolve(this.#legacyDelete(request));
+      if (method === "GET") return Promise.resolve(this.#legacyGet(request, heads));
+      if (method === "DELETE") return Promise.resolve(this.#legacyDelete(heads));
     } catch (error) {
       return Promise.reject(error);
     }
@@ -60,8 +65,8 @@ export class LegacyHttp {
   }
 
   /** The live session a legacy request belongs to, or the refusal. */
-  #legacySession(request: Request): LiveSession | Response {
-    const sessionId = request.headers.get("mcp-session-id");
+  #legacySession(heads: RequestHeads): LiveSession | Response {
+    const sessionId = heads.sessionId;
     if (!this.#usesSessionIds) {
       return this.#sessionless ??= new LiveSession(this.host.engine.openSession(), undefined);
     }
@@ -79,8 +84,8 @@ export class LegacyHttp {
     return live;
   }
 
-  #checkLegacyVersion(request: Request): Response | undefined {
-    const version = request.headers.get("mcp-protocol-version");
+  #checkLegacyVersion(heads: RequestHeads): Response | undefined {
+    const version = heads.protocolVersion;
     if (version !== null && !LEGACY_VERSIONS.includes(version)) {
       return errorReply({
         status: 400,
@@ -93,10 +98,14 @@ export class LegacyHttp {
     return undefined;
   }
 
-  async #legacyPost(request: Request, deadline?: BodyDeadline): Promise<Response> {
-    const read = await this.host.readPost(request, deadline);
+  async #legacyPost(
+    request: Request,
+    deadline: BodyDeadline | undefined,
+    heads: RequestHeads,
+  ): Promise<Response> {
+    const read = await this.host.readPost(request, deadline, heads);
     if ("error" in read) return read.error;
-    if (isObject(read.body)) return await this.#postOne(request, read.body);
+    if (isObject(read.body)) return await this.#postOne(heads, read.body);
     const messages = Array.isArray(read.body) ? read.body : [read.body];
     const batch = Array.isArray(read.body) && read.body.length > 0;
     if (!batch && !messages.every(isObject)) {
@@ -121,10 +130,10 @@ export class LegacyHttp {
       }
       live = this.#open();
     } else {
-      const found = this.#legacySession(request);
+      const found = this.#legacySession(heads);
       if (found instanceof Response) return found;
       live = found;
-      const refused = this.#checkLegacyVersion(request);
+      const refused = this.#checkLegacyVersion(heads);
       if (refused) return refused;
     }
     if (batch && (messages.length > 1 || !isObject(messages[0]))) {
@@ -143,13 +152,13 @@ export class LegacyHttp {
    * One message, not in a batch (nearly every POST): what `#legacyPost` does
    * for it, without the arrays a batch needs.
    */
-  #postOne(request: Request, message: JsonObject): Promise<Response> | Response {
+  #postOne(heads: RequestHeads, message: JsonObject): Promise<Response> | Response {
     let live: LiveSession;
     if (message.method === "initialize" && expectsAnswer(message)) live = this.#open();
     else {
-      const found = this.#legacySession(request);
+      const found = this.#legacySession(heads);
       if (found instanceof Response) return found;
-      const refused = this.#checkLegacyVersion(request);
+      const refused = this.#checkLegacyVersion(heads);
       if (refused) return refused;
       live = found;
     }
@@ -211,18 +220,18 @@ export class LegacyHttp {
     return jsonResponse(answers, 200, sessionHeaders(live));
   }
 
-  #legacyGet(request: Request): Response {
-    if (!accepts(request.headers.get("accept"), "text/event-stream")) {
+  #legacyGet(request: Request, heads: RequestHeads): Response {
+    if (!accepts(heads.accept, "text/event-stream")) {
       return errorReply({
         status: 406,
         code: ErrorCode.InvalidRequest,
         message: "Not Acceptable: Accept must list text/event-stream",
       });
     }
-    const found = this.#legacySession(request);
+    const found = this.#legacySession(heads);
     if (found instanceof Response) return found;
     const live = found;
-    const refused = this.#checkLegacyVersion(request);
+    const refused = this.#checkLegacyVersion(heads);
     if (refused) return refused;
     const lastEventId = request.headers.get("last-event-id");
     if (lastEventId !== null) return this.#resume(live, lastEventId);
@@ -292,8 +301,8 @@ export class LegacyHttp {
     return streamResponse(channel, 200, sessionHeaders(live));
   }
 
-  #legacyDelete(request: Request): Response {
-    const found = this.#legacySession(request);
+  #legacyDelete(heads: RequestHeads): Response {
+    const found = this.#legacySession(heads);
     if (found instanceof Response) return found;
     found.close();
     this.host.engine.release(found.replay);

@@ -6,13 +6,14 @@
  *
  * @module
  */
-import { accepts, mediaType } from "../../http/headers.ts";
+import { accepts, mediaType, requestHeads } from "../../http/headers.ts";
+import type { RequestHeads } from "../../http/headers.ts";
 import { errorReply, jsonResponse, readJsonCapped } from "../../http/body.ts";
-import { checkHostAndOrigin, originFor } from "../../http/guard.ts";
+import { checkHostAndOriginOf, originFor } from "../../http/guard.ts";
 import type { ListenAddress } from "../../http/guard.ts";
 import { ErrorCode } from "../../jsonrpc.ts";
 import { requestTimeout } from "../../runtime/request_deadline.ts";
-import type { BodyDeadline } from "../../runtime/mod.ts";
+import type { BodyDeadline, RawHeaders } from "../../runtime/mod.ts";
 import type { Json, JsonObject } from "../../jsonrpc.ts";
 import { receiveGuarded } from "../batch.ts";
 import type { ReplayEngine } from "../engine.ts";
@@ -70,13 +71,15 @@ export class HttpReplayServer implements HttpHost {
 
   /**
    * Answers one request; `deadline`, when the server gives one, bounds the
-   * reading of its body (./http.ts).
+   * reading of its body, and `raw`, when it gives them, are the request's
+   * headers (./http.ts).
    */
-  handle(request: Request, deadline?: BodyDeadline): Promise<Response> {
+  handle(request: Request, deadline?: BodyDeadline, raw?: RawHeaders): Promise<Response> {
     // Not async: the era's handler's promise is handed on as it is, rather
     // than awaited in one more frame per request (the answer is known by then).
     try {
-      const refused = checkHostAndOrigin(request, this.bound);
+      const heads = requestHeads(request, raw);
+      const refused = checkHostAndOriginOf(heads.host, heads.origin, this.bound);
       if (refused) {
         return Promise.resolve(errorReply({
           status: refused.status,
@@ -90,8 +93,8 @@ export class HttpReplayServer implements HttpHost {
         return Promise.resolve(this.#wellKnown(new URL(url)));
       }
       if (this.legacySse) return this.legacySse.handle(request, new URL(url));
-      if (this.#modern) return this.#modern.handle(request, deadline);
-      return this.#legacy!.handle(request, deadline);
+      if (this.#modern) return this.#modern.handle(request, deadline, heads);
+      return this.#legacy!.handle(request, deadline, heads);
     } catch (error) {
       return Promise.reject(error);
     }
@@ -115,12 +118,16 @@ export class HttpReplayServer implements HttpHost {
     return new Response("Not Found", { status: 404 });
   }
 
-  /** Shared POST checks: Accept, Content-Type, size, JSON; the body read within `deadline`. */
+  /**
+   * Shared POST checks: Accept, Content-Type, size, JSON; the body read
+   * within `deadline`; `heads`, the request's headers read already.
+   */
   async readPost(
     request: Request,
     deadline?: BodyDeadline,
+    heads: RequestHeads = requestHeads(request),
   ): Promise<{ body: Json } | { error: Response }> {
-    const accept = request.headers.get("accept");
+    const accept = heads.accept;
     // A client sends the same Accept and Content-Type on every POST: the last
     // ones that passed are compared rather than looked up again.
     if (accept !== this.#acceptedAccept && !this.#acceptable(accept)) {
@@ -132,7 +139,7 @@ export class HttpReplayServer implements HttpHost {
         }),
       };
     }
-    const contentType = request.headers.get("content-type");
+    const contentType = heads.contentType;
     if (contentType !== this.#acceptedType && !this.#jsonType(contentType)) {
       return {
         error: errorReply({
@@ -142,7 +149,8 @@ export class HttpReplayServer implements HttpHost {
         }),
       };
     }
-    const reading = readJsonCapped(request, this.options.maxBodyBytes ?? 4 * 1024 * 1024);
+    const max = this.options.maxBodyBytes ?? 4 * 1024 * 1024;
+    const reading = readJsonCapped(request, max, heads.contentLength);
     const read = deadline ? await deadline.within(reading) : await reading;
     if (read === undefined) return { error: requestTimeout() };
     if (read.tooLarge) {
