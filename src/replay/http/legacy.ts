@@ -39,7 +39,10 @@ export class LegacyHttp {
     );
   }
 
-  /** Answers one request of the legacy era; `deadline` bounds the reading of a POST's body. */
+  /**
+   * Answers one request of the legacy era; `deadline` bounds the reading of
+   * a POST's body; `heads`, its headers when the server read them already.
+   */
   handle(
     request: Request,
     deadline?: BodyDeadline,
