@@ -40,13 +40,15 @@
  *
  * Usage: bun scripts/bench_http.ts [--only warm,cold,proxy] [--sessions 50] [--calls 20]
  *          [--per-worker 4] [--warmup 8] [--rounds 7] [--passes 2] [--events 200] [--interval 5]
- *          [--duration 5] [--cold-rounds 5] [--proxy-runs 5] [--write]
+ *          [--duration 5] [--cold-rounds 5] [--proxy-runs 5] [--write] [--cpu-prof DIR]
  *   (or: deno run -A scripts/bench_http.ts …; Bun costs less on the client side)
  *   One command per row group:
  *     bun scripts/bench_http.ts --only cold    replay vs the floor, cold (issue 24)
  *     bun scripts/bench_http.ts --only proxy   recorder vs the bare proxy (issue 24)
  *     bun scripts/bench_http.ts --only warm    the issue 11 section (warm, first pass, SSE delay)
  *   --write  replace the "Streamable HTTP (issue 11)" section of BENCHMARKS.md (with warm)
+ *   --cpu-prof DIR  the cold part's replays run with Deno's --cpu-prof, one folder per round
+ *            in DIR (cold-1-replay, …): the profile of what a fresh replay does under this load
  *
  * @module
  */
@@ -80,6 +82,7 @@ const { values } = parseArgs({
     duration: { type: "string", default: "5" },
     "cold-rounds": { type: "string", default: "5" },
     "proxy-runs": { type: "string", default: "5" },
+    "cpu-prof": { type: "string" },
   },
 });
 const PARTS = new Set(values.only.split(","));
@@ -158,8 +161,23 @@ const startRecorder = (upstream: string, output: string) =>
     URL_LINE,
     (url) => url,
   );
-const startReplay = (cassette: string) =>
-  start([...CLI, "replay", cassette, "--listen", "127.0.0.1:0"], URL_LINE, (url) => url);
+const startReplay = (cassette: string, profileDir?: string) =>
+  start(
+    [
+      DENO,
+      "run",
+      "-A",
+      "--no-check",
+      ...(profileDir ? ["--cpu-prof", `--cpu-prof-dir=${profileDir}`] : []),
+      path.join(ROOT, "cli.ts"),
+      "replay",
+      cassette,
+      "--listen",
+      "127.0.0.1:0",
+    ],
+    URL_LINE,
+    (url) => url,
+  );
 const startBareProxy = (upstream: string) =>
   start(
     ["node", path.join(ROOT, "scripts/bench/bare_proxy.mjs"), upstream],
@@ -469,7 +487,9 @@ async function coldPart(dir: string): Promise<string> {
   const rounds = Number(values["cold-rounds"]);
   for (let round = 0; round < rounds; round++) {
     const runFloor = async () => floors.push(await freshRun(startFloor()));
-    const runReplay = async () => replays.push(await freshRun(startReplay(cassette)));
+    const profileDir = values["cpu-prof"] &&
+      path.resolve(values["cpu-prof"], `cold-${round + 1}-replay`);
+    const runReplay = async () => replays.push(await freshRun(startReplay(cassette, profileDir)));
     if (round % 2 === 0) await runFloor().then(runReplay);
     else await runReplay().then(runFloor);
     logRun(`cold ${round + 1} floor`, floors[round]);

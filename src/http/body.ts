@@ -75,6 +75,51 @@ export async function readTextCapped(request: Request, maxBytes: number): Promis
   return { text: read.tooLarge ? "" : decoder.decode(read.bytes), tooLarge: read.tooLarge };
 }
 
+/** A body read with {@linkcode readJsonCapped}: its value, or why there is none. */
+export type CappedJson =
+  | { json: Json; tooLarge?: undefined; invalid?: undefined }
+  | { tooLarge: true; invalid?: undefined }
+  | { invalid: true; tooLarge?: undefined };
+
+/**
+ * {@linkcode readTextCapped}, parsed as JSON (`invalid` when it is not);
+ * `contentLength` is the request's Content-Length value when the caller
+ * has read it already.
+ * With a declared length within the cap the body goes to `request.json()`
+ * untouched: Deno then takes a body that has already arrived whole without
+ * making a stream for it, which `text()` or a look at `request.body` does
+ * (a sixth of the HTTP replay's time per request).
+ */
+export function readJsonCapped(
+  request: Request,
+  maxBytes: number,
+  contentLength?: string | null,
+): Promise<CappedJson> {
+  // The Content-Length value, when the caller has read it already.
+  const declared = contentLength === undefined
+    ? declaredLength(request)
+    : Number(contentLength ?? "NaN");
+  if (!(Number.isFinite(declared) && declared <= maxBytes)) {
+    return readTextCapped(request, maxBytes).then(parsedText);
+  }
+  return request.json().then(
+    (json): CappedJson => ({ json: json as Json }),
+    (error): CappedJson => {
+      if (error instanceof SyntaxError) return { invalid: true };
+      throw error;
+    },
+  );
+}
+
+function parsedText(read: CappedText): CappedJson {
+  if (read.tooLarge) return { tooLarge: true };
+  try {
+    return { json: JSON.parse(read.text) as Json };
+  } catch {
+    return { invalid: true };
+  }
+}
+
 /**
  * An `application/json` response. The headers are set on the response
  * rather than given to its constructor: under Deno that costs 0.4 µs instead

@@ -65,11 +65,39 @@ export function checkHostAndOrigin(
   request: { readonly headers: { get(name: string): string | null } },
   bound: ListenAddress,
 ): Refusal | undefined {
-  const host = request.headers.get("host") ?? "";
-  const origin = request.headers.get("origin") ?? "null";
-  // A newline cannot occur in a header value, so it separates the parts.
-  return hostVerdicts(`${bound.hostname}\n${bound.port}\n${host}\n${origin}`) ?? undefined;
+  return checkHostAndOriginOf(request.headers.get("host"), request.headers.get("origin"), bound);
 }
+
+/**
+ * {@linkcode checkHostAndOrigin} for a request whose Host and Origin values
+ * (null when absent) were read already.
+ */
+export function checkHostAndOriginOf(
+  hostHeader: string | null,
+  originHeader: string | null,
+  bound: ListenAddress,
+): Refusal | undefined {
+  const host = hostHeader ?? "";
+  const origin = originHeader ?? "null";
+  // A client sends the same Host and Origin on every request: the last
+  // verdict is compared first, without building and hashing a memo key.
+  const last = lastVerdict;
+  if (
+    last !== undefined && last.host === host && last.origin === origin &&
+    last.hostname === bound.hostname && last.port === bound.port
+  ) {
+    return last.refusal ?? undefined;
+  }
+  // A newline cannot occur in a header value, so it separates the parts.
+  const refusal = hostVerdicts(`${bound.hostname}\n${bound.port}\n${host}\n${origin}`);
+  lastVerdict = { hostname: bound.hostname, port: bound.port, host, origin, refusal };
+  return refusal ?? undefined;
+}
+
+/** The verdict {@linkcode checkHostAndOrigin} gave last, and what it was given. */
+let lastVerdict:
+  | { hostname: string; port: number; host: string; origin: string; refusal: Refusal | null }
+  | undefined;
 
 /** Why a request was refused. */
 export interface Refusal {

@@ -85,7 +85,7 @@ export async function serveHttp(
     handlerGuards: true,
     // HTTP+SSE reads its bodies elsewhere: the runtime keeps its deadline.
     handlerReadsBody: !server.legacySse,
-  }, (request, info) => server.handle(request, info.bodyDeadline));
+  }, (request, info) => server.handle(request, info.bodyDeadline, info.rawHeaders));
   if (local.warning) options.log?.(local.warning);
   server.bound = local.bound;
   options.onListening?.(originFor(local.bound.hostname, local.bound.port) + server.path);

@@ -15,7 +15,13 @@
  * @module
  */
 import type { HttpHandler, HttpServer, ServeOptions } from "./types.ts";
-import { handlerDeadline, requestDeadlineMs, withBodyDeadline } from "./request_deadline.ts";
+import { headerBytes, rawHeaders } from "./deno_header_bytes.ts";
+import {
+  handlerDeadline,
+  holdDeadlines,
+  requestDeadlineMs,
+  withBodyDeadline,
+} from "./request_deadline.ts";
 
 interface DenoConn {
   readonly remoteAddr: { hostname: string };
@@ -60,12 +66,6 @@ function serveOnConnection(): ServeOnConnection | undefined {
   return typeof serveOn === "function" ? serveOn as ServeOnConnection : undefined;
 }
 
-function headerBytes(headers: Headers): number {
-  let total = 0;
-  headers.forEach((value, key) => (total += key.length + value.length + 4));
-  return total;
-}
-
 /**
  * The handler with the header cap applied: Deno's server has its own
  * limits, so an oversized header block gets 431 here, as on every runtime.
@@ -78,7 +78,8 @@ function capped(options: ServeOptions, handler: HttpHandler, counter: { cut: num
     remoteAddress: string,
     close?: () => void,
   ): Response | Promise<Response> => {
-    if (headerBytes(request.headers) > maxHeaderBytes) {
+    const raw = rawHeaders(request);
+    if (headerBytes(request, raw) > maxHeaderBytes) {
       return new Response("Request header fields too large", { status: 431 });
     }
     const onCut = () => {
@@ -89,12 +90,16 @@ function capped(options: ServeOptions, handler: HttpHandler, counter: { cut: num
       if (close) setTimeout(close, 100);
     };
     if (options.handlerReadsBody) {
-      return handler(request, { remoteAddress, bodyDeadline: handlerDeadline(deadline, onCut) });
+      return handler(request, {
+        remoteAddress,
+        bodyDeadline: handlerDeadline(deadline, onCut),
+        rawHeaders: raw,
+      });
     }
     return withBodyDeadline(
       request,
       deadline,
-      (bounded) => handler(bounded, { remoteAddress }),
+      (bounded) => handler(bounded, { remoteAddress, rawHeaders: raw }),
       onCut,
     );
   };
@@ -158,6 +163,7 @@ function serveTracked(
   serveOn: ServeOnConnection,
 ): HttpServer {
   const listener = Deno.listen({ hostname: options.hostname, port: options.port });
+  const release = options.handlerReadsBody ? holdDeadlines() : () => {};
   const counter = { cut: 0 };
   const handle = capped(options, handler, counter);
   const idleMs = options.idleTimeoutMs ?? 30_000;
@@ -217,6 +223,7 @@ function serveTracked(
     requestsCut: () => counter.cut,
     close: async () => {
       clearInterval(sweep);
+      release();
       listener.close();
       await accepting;
       for (const tracked of open) shutDown(tracked);
@@ -230,6 +237,7 @@ function serveUntracked(options: ServeOptions, handler: HttpHandler): Promise<Ht
   const counter = { cut: 0 };
   const handle = capped(options, handler, counter);
   const stop = new AbortController();
+  const release = options.handlerReadsBody ? holdDeadlines() : () => {};
   return new Promise((resolve, reject) => {
     try {
       const server = Deno.serve({
@@ -242,12 +250,14 @@ function serveUntracked(options: ServeOptions, handler: HttpHandler): Promise<Ht
             port,
             requestsCut: () => counter.cut,
             close: async () => {
+              release();
               stop.abort();
               await server.finished;
             },
           }),
       }, (request, info) => handle(request, info.remoteAddr?.hostname ?? ""));
     } catch (error) {
+      release();
       reject(error);
     }
   });

@@ -139,11 +139,20 @@ export interface ServeOptions {
   handlerReadsBody?: boolean;
 }
 
+/** A request's headers as received: [name, value] pairs, names as the client wrote them, repeats kept apart. */
+export type RawHeaders = readonly (readonly [string, string])[];
+
 /** What a handler knows of a request besides the request itself. */
 export interface ServeInfo {
   remoteAddress: string;
   /** Set when the handler was asked to keep the body deadline (`handlerReadsBody`). */
   bodyDeadline?: BodyDeadline;
+  /**
+   * The request's headers, when the server read them all anyway (Deno's, for
+   * its header cap): a handler can take the few it needs from here in one
+   * pass rather than ask `request.headers` for each (a call into the runtime).
+   */
+  rawHeaders?: RawHeaders;
 }
 
 /** A request's body deadline, kept by the handler that reads the body. */

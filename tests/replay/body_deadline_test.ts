@@ -6,7 +6,7 @@
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { handlerDeadline } from "../../src/runtime/request_deadline.ts";
+import { handlerDeadline, holdDeadlines } from "../../src/runtime/request_deadline.ts";
 
 const never = new Promise<string>(() => {});
 /** `read`, or "not cut" after 5 s: only keeps a broken deadline from hanging the test. */
@@ -39,4 +39,25 @@ test("body deadline: a read that fails in time passes its error on and is not cu
   await assert.rejects(deadline.within(Promise.reject(new Error("gone"))), /gone/);
   assert.equal(cut, false);
   assert.equal(handlerDeadline(0, () => {}), undefined, "no deadline asked, none kept");
+});
+
+test("body deadline: while a server holds the watch, a read after an emptied one is still cut at its due time", async () => {
+  const release = holdDeadlines();
+  try {
+    const cuts: string[] = [];
+    // Ends at once: the watch empties, and its timer (due in 50 ms) is left set.
+    const quick = handlerDeadline(50, () => cuts.push("quick"))!;
+    assert.equal(await quick.within(Promise.resolve("body")), "body");
+    const started = performance.now();
+    const late = handlerDeadline(150, () => cuts.push("late"))!;
+    assert.equal(await bounded(late.within(never)), undefined, "the 150 ms read is cut");
+    const elapsed = performance.now() - started;
+    assert.ok(
+      elapsed >= 140,
+      `the late read was cut after ${elapsed.toFixed(0)} ms, before its due`,
+    );
+    assert.deepEqual(cuts, ["late"]);
+  } finally {
+    release();
+  }
 });

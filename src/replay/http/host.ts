@@ -7,6 +7,7 @@
  */
 import type { Json, JsonObject } from "../../jsonrpc.ts";
 import type { BodyDeadline } from "../../runtime/mod.ts";
+import type { RequestHeads } from "../../http/headers.ts";
 import type { ReplayEngine } from "../engine.ts";
 import type { ReplaySession } from "../session.ts";
 import type { SseChannel } from "./channel.ts";
@@ -21,10 +22,14 @@ export interface HttpHost {
   readonly index: ExchangeIndex;
   /** A new SSE stream, or undefined when the most allowed are open. */
   openChannel(): SseChannel | undefined;
-  /** The shared POST checks (Accept, Content-Type, size, JSON): the body, or the refusal. */
+  /**
+   * The shared POST checks (Accept, Content-Type, size, JSON): the body, or
+   * the refusal; `heads`, the request's headers when read already.
+   */
   readPost(
     request: Request,
     deadline?: BodyDeadline,
+    heads?: RequestHeads,
   ): Promise<{ body: Json } | { error: Response }>;
   /** Replays one request; resolves with its response once the first byte of it is known. */
   replyTo(

@@ -8,7 +8,8 @@
  * @module
  */
 import { randomId } from "../../http/random_id.ts";
-import { accepts } from "../../http/headers.ts";
+import { accepts, requestHeads } from "../../http/headers.ts";
+import type { RequestHeads } from "../../http/headers.ts";
 import { errorReply, jsonResponse } from "../../http/body.ts";
 import { ErrorCode } from "../../jsonrpc.ts";
 import type { BodyDeadline } from "../../runtime/mod.ts";
@@ -38,12 +39,26 @@ export class LegacyHttp {
     );
   }
 
-  /** Answers one request of the legacy era; `deadline` bounds the reading of a POST's body. */
-  async handle(request: Request, deadline?: BodyDeadline): Promise<Response> {
-    if (request.method === "POST") return await this.#legacyPost(request, deadline);
-    if (request.method === "GET") return this.#legacyGet(request);
-    if (request.method === "DELETE") return this.#legacyDelete(request);
-    return new Response(null, { status: 405, headers: { allow: "GET, POST, DELETE" } });
+  /**
+   * Answers one request of the legacy era; `deadline` bounds the reading of
+   * a POST's body; `heads`, its headers when the server read them already.
+   */
+  handle(
+    request: Request,
+    deadline?: BodyDeadline,
+    heads: RequestHeads = requestHeads(request),
+  ): Promise<Response> {
+    const method = request.method;
+    if (method === "POST") return this.#legacyPost(request, deadline, heads);
+    try {
+      if (method === "GET") return Promise.resolve(this.#legacyGet(request, heads));
+      if (method === "DELETE") return Promise.resolve(this.#legacyDelete(heads));
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    return Promise.resolve(
+      new Response(null, { status: 405, headers: { allow: "GET, POST, DELETE" } }),
+    );
   }
 
   /** Closes every live session. */
@@ -53,8 +68,8 @@ export class LegacyHttp {
   }
 
   /** The live session a legacy request belongs to, or the refusal. */
-  #legacySession(request: Request): LiveSession | Response {
-    const sessionId = request.headers.get("mcp-session-id");
+  #legacySession(heads: RequestHeads): LiveSession | Response {
+    const sessionId = heads.sessionId;
     if (!this.#usesSessionIds) {
       return this.#sessionless ??= new LiveSession(this.host.engine.openSession(), undefined);
     }
@@ -72,8 +87,8 @@ export class LegacyHttp {
     return live;
   }
 
-  #checkLegacyVersion(request: Request): Response | undefined {
-    const version = request.headers.get("mcp-protocol-version");
+  #checkLegacyVersion(heads: RequestHeads): Response | undefined {
+    const version = heads.protocolVersion;
     if (version !== null && !LEGACY_VERSIONS.includes(version)) {
       return errorReply({
         status: 400,
@@ -86,9 +101,14 @@ export class LegacyHttp {
     return undefined;
   }
 
-  async #legacyPost(request: Request, deadline?: BodyDeadline): Promise<Response> {
-    const read = await this.host.readPost(request, deadline);
+  async #legacyPost(
+    request: Request,
+    deadline: BodyDeadline | undefined,
+    heads: RequestHeads,
+  ): Promise<Response> {
+    const read = await this.host.readPost(request, deadline, heads);
     if ("error" in read) return read.error;
+    if (isObject(read.body)) return await this.#postOne(heads, read.body);
     const messages = Array.isArray(read.body) ? read.body : [read.body];
     const batch = Array.isArray(read.body) && read.body.length > 0;
     if (!batch && !messages.every(isObject)) {
@@ -111,18 +131,12 @@ export class LegacyHttp {
           message: "Invalid Request: initialize must be sent alone",
         });
       }
-      const sessionId = this.#usesSessionIds ? randomId() : undefined;
-      live = new LiveSession(this.host.engine.openSession(), sessionId);
-      if (sessionId) this.#sessions.set(sessionId, live);
-      else {
-        this.#sessionless?.close();
-        this.#sessionless = live;
-      }
+      live = this.#open();
     } else {
-      const found = this.#legacySession(request);
+      const found = this.#legacySession(heads);
       if (found instanceof Response) return found;
       live = found;
-      const refused = this.#checkLegacyVersion(request);
+      const refused = this.#checkLegacyVersion(heads);
       if (refused) return refused;
     }
     if (batch && (messages.length > 1 || !isObject(messages[0]))) {
@@ -135,6 +149,39 @@ export class LegacyHttp {
     }
     if (objects.length > 1) return await this.#batch(live, objects);
     return await this.host.replyTo(live, objects[0], sessionHeaders(live));
+  }
+
+  /**
+   * One message, not in a batch (nearly every POST): what `#legacyPost` does
+   * for it, without the arrays a batch needs.
+   */
+  #postOne(heads: RequestHeads, message: JsonObject): Promise<Response> | Response {
+    let live: LiveSession;
+    if (message.method === "initialize" && expectsAnswer(message)) live = this.#open();
+    else {
+      const found = this.#legacySession(heads);
+      if (found instanceof Response) return found;
+      const refused = this.#checkLegacyVersion(heads);
+      if (refused) return refused;
+      live = found;
+    }
+    if (!expectsAnswer(message)) {
+      this.#receiveBackground(live, message);
+      return new Response(null, { status: 202, headers: sessionHeaders(live) });
+    }
+    return this.host.replyTo(live, message, sessionHeaders(live));
+  }
+
+  /** A new live session for an initialize: the next recorded one, with a fresh id when recorded with ids. */
+  #open(): LiveSession {
+    const sessionId = this.#usesSessionIds ? randomId() : undefined;
+    const live = new LiveSession(this.host.engine.openSession(), sessionId);
+    if (sessionId) this.#sessions.set(sessionId, live);
+    else {
+      this.#sessionless?.close();
+      this.#sessionless = live;
+    }
+    return live;
   }
 
   /** A message whose outputs, if any, belong on the GET stream (notifications, client answers). */
@@ -176,18 +223,18 @@ export class LegacyHttp {
     return jsonResponse(answers, 200, sessionHeaders(live));
   }
 
-  #legacyGet(request: Request): Response {
-    if (!accepts(request.headers.get("accept"), "text/event-stream")) {
+  #legacyGet(request: Request, heads: RequestHeads): Response {
+    if (!accepts(heads.accept, "text/event-stream")) {
       return errorReply({
         status: 406,
         code: ErrorCode.InvalidRequest,
         message: "Not Acceptable: Accept must list text/event-stream",
       });
     }
-    const found = this.#legacySession(request);
+    const found = this.#legacySession(heads);
     if (found instanceof Response) return found;
     const live = found;
-    const refused = this.#checkLegacyVersion(request);
+    const refused = this.#checkLegacyVersion(heads);
     if (refused) return refused;
     const lastEventId = request.headers.get("last-event-id");
     if (lastEventId !== null) return this.#resume(live, lastEventId);
@@ -257,8 +304,8 @@ export class LegacyHttp {
     return streamResponse(channel, 200, sessionHeaders(live));
   }
 
-  #legacyDelete(request: Request): Response {
-    const found = this.#legacySession(request);
+  #legacyDelete(heads: RequestHeads): Response {
+    const found = this.#legacySession(heads);
     if (found instanceof Response) return found;
     found.close();
     this.host.engine.release(found.replay);

@@ -6,6 +6,7 @@
  * @module
  */
 import { decodeHeaderValue } from "../../http/headers.ts";
+import type { RequestHeads } from "../../http/headers.ts";
 import { errorReply } from "../../http/body.ts";
 import { ErrorCode, PROTOCOL_VERSION_META } from "../../jsonrpc.ts";
 import type { Json, JsonObject } from "../../jsonrpc.ts";
@@ -59,11 +60,16 @@ export class ModernHttp {
     this.#dropRecordedRefusals();
   }
 
-  async handle(request: Request, deadline?: BodyDeadline): Promise<Response> {
+  /** Answers one request; `heads`, its headers when the server read them already. */
+  async handle(
+    request: Request,
+    deadline?: BodyDeadline,
+    heads?: RequestHeads,
+  ): Promise<Response> {
     if (request.method !== "POST") {
       return new Response(null, { status: 405, headers: { allow: "POST" } });
     }
-    const read = await this.host.readPost(request, deadline);
+    const read = await this.host.readPost(request, deadline, heads);
     if ("error" in read) return read.error;
     const body = read.body;
     if (!isObject(body)) {

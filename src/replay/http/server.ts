@@ -6,13 +6,14 @@
  *
  * @module
  */
-import { accepts, mediaType } from "../../http/headers.ts";
-import { errorReply, jsonResponse, readTextCapped } from "../../http/body.ts";
-import { checkHostAndOrigin, originFor } from "../../http/guard.ts";
+import { accepts, mediaType, requestHeads } from "../../http/headers.ts";
+import type { RequestHeads } from "../../http/headers.ts";
+import { errorReply, jsonResponse, readJsonCapped } from "../../http/body.ts";
+import { checkHostAndOriginOf, originFor } from "../../http/guard.ts";
 import type { ListenAddress } from "../../http/guard.ts";
 import { ErrorCode } from "../../jsonrpc.ts";
 import { requestTimeout } from "../../runtime/request_deadline.ts";
-import type { BodyDeadline } from "../../runtime/mod.ts";
+import type { BodyDeadline, RawHeaders } from "../../runtime/mod.ts";
 import type { Json, JsonObject } from "../../jsonrpc.ts";
 import { receiveGuarded } from "../batch.ts";
 import type { ReplayEngine } from "../engine.ts";
@@ -36,6 +37,9 @@ export class HttpReplayServer implements HttpHost {
   #legacy: LegacyHttp | undefined;
   #modern: ModernHttp | undefined;
   bound: ListenAddress = { hostname: "127.0.0.1", port: 0 };
+  /** The last Accept and Content-Type values a POST passed with (see `readPost`). */
+  #acceptedAccept: string | null | undefined;
+  #acceptedType: string | null | undefined;
 
   constructor(readonly engine: ReplayEngine, readonly options: HttpServeOptions) {
     this.index = engine.episodes.http;
@@ -67,25 +71,33 @@ export class HttpReplayServer implements HttpHost {
 
   /**
    * Answers one request; `deadline`, when the server gives one, bounds the
-   * reading of its body (./http.ts).
+   * reading of its body, and `raw`, when it gives them, are the request's
+   * headers (./http.ts).
    */
-  async handle(request: Request, deadline?: BodyDeadline): Promise<Response> {
-    const refused = checkHostAndOrigin(request, this.bound);
-    if (refused) {
-      return errorReply({
-        status: refused.status,
-        code: ErrorCode.InvalidRequest,
-        message: refused.message,
-      });
+  handle(request: Request, deadline?: BodyDeadline, raw?: RawHeaders): Promise<Response> {
+    // Not async: the era's handler's promise is handed on as it is, rather
+    // than awaited in one more frame per request (the answer is known by then).
+    try {
+      const heads = requestHeads(request, raw);
+      const refused = checkHostAndOriginOf(heads.host, heads.origin, this.bound);
+      if (refused) {
+        return Promise.resolve(errorReply({
+          status: refused.status,
+          code: ErrorCode.InvalidRequest,
+          message: refused.message,
+        }));
+      }
+      // Only metadata and HTTP+SSE need the parsed URL; the rest pass on the path's prefix.
+      const url = request.url;
+      if (url.startsWith("/.well-known/", url.indexOf("/", url.indexOf("//") + 2))) {
+        return Promise.resolve(this.#wellKnown(new URL(url)));
+      }
+      if (this.legacySse) return this.legacySse.handle(request, new URL(url));
+      if (this.#modern) return this.#modern.handle(request, deadline, heads);
+      return this.#legacy!.handle(request, deadline, heads);
+    } catch (error) {
+      return Promise.reject(error);
     }
-    // Only metadata and HTTP+SSE need the parsed URL; the rest pass on the path's prefix.
-    const url = request.url;
-    if (url.startsWith("/.well-known/", url.indexOf("/", url.indexOf("//") + 2))) {
-      return this.#wellKnown(new URL(url));
-    }
-    if (this.legacySse) return await this.legacySse.handle(request, new URL(url));
-    if (this.#modern) return await this.#modern.handle(request, deadline);
-    return await this.#legacy!.handle(request, deadline);
   }
 
   /** Serves recorded well-known metadata, as recorded; 404 otherwise. */
@@ -106,13 +118,19 @@ export class HttpReplayServer implements HttpHost {
     return new Response("Not Found", { status: 404 });
   }
 
-  /** Shared POST checks: Accept, Content-Type, size, JSON; the body read within `deadline`. */
+  /**
+   * Shared POST checks: Accept, Content-Type, size, JSON; the body read
+   * within `deadline`; `heads`, the request's headers read already.
+   */
   async readPost(
     request: Request,
     deadline?: BodyDeadline,
+    heads: RequestHeads = requestHeads(request),
   ): Promise<{ body: Json } | { error: Response }> {
-    const accept = request.headers.get("accept");
-    if (!accepts(accept, "application/json") || !accepts(accept, "text/event-stream")) {
+    const accept = heads.accept;
+    // A client sends the same Accept and Content-Type on every POST: the last
+    // ones that passed are compared rather than looked up again.
+    if (accept !== this.#acceptedAccept && !this.#acceptable(accept)) {
       return {
         error: errorReply({
           status: 406,
@@ -121,7 +139,8 @@ export class HttpReplayServer implements HttpHost {
         }),
       };
     }
-    if (mediaType(request.headers.get("content-type")) !== "application/json") {
+    const contentType = heads.contentType;
+    if (contentType !== this.#acceptedType && !this.#jsonType(contentType)) {
       return {
         error: errorReply({
           status: 415,
@@ -130,7 +149,8 @@ export class HttpReplayServer implements HttpHost {
         }),
       };
     }
-    const reading = readTextCapped(request, this.options.maxBodyBytes ?? 4 * 1024 * 1024);
+    const max = this.options.maxBodyBytes ?? 4 * 1024 * 1024;
+    const reading = readJsonCapped(request, max, heads.contentLength);
     const read = deadline ? await deadline.within(reading) : await reading;
     if (read === undefined) return { error: requestTimeout() };
     if (read.tooLarge) {
@@ -142,9 +162,7 @@ export class HttpReplayServer implements HttpHost {
         }),
       };
     }
-    try {
-      return { body: JSON.parse(read.text) as Json };
-    } catch {
+    if (read.invalid) {
       return {
         error: errorReply({
           status: 400,
@@ -153,6 +171,19 @@ export class HttpReplayServer implements HttpHost {
         }),
       };
     }
+    return { body: read.json };
+  }
+
+  #acceptable(accept: string | null): boolean {
+    if (!accepts(accept, "application/json") || !accepts(accept, "text/event-stream")) return false;
+    this.#acceptedAccept = accept;
+    return true;
+  }
+
+  #jsonType(contentType: string | null): boolean {
+    if (mediaType(contentType) !== "application/json") return false;
+    this.#acceptedType = contentType;
+    return true;
   }
 
   /** Replays one request; resolves with its response once the first byte of it is known. */
