@@ -15,8 +15,10 @@ export interface Frame {
   text?: string;
   /**
    * Set on a frame read back from the cassette file on each use: its id slot
-   * is not kept, for a slot holds the whole text, and kept for every answer
-   * a long replay sends it would bring them all back into memory.
+   * is kept only once it answers a second time. A slot holds the whole text,
+   * and kept for every answer a long replay sends it would bring them all
+   * back into memory; a frame that answers again and again (a repeat of a
+   * 1 MiB answer) is split once rather than read, decoded and split each time.
    */
   readonly fromDisk?: true;
 }
@@ -69,7 +71,10 @@ function slotIn(text: string | undefined): IdSlot | null {
 
 /** The frame with the live id in place of the recorded one. */
 export function withLiveId(frame: Frame, id: JsonRpcId): Ready {
-  if (frame.fromDisk) return withLiveIdOnce(frame.text!, id);
+  if (frame.fromDisk && !idSlots.has(frame)) {
+    idSlots.set(frame, ONCE);
+    return withLiveIdOnce(frame.text!, id);
+  }
   const message = { ...frame.msg, id };
   const slot = idSlotOf(frame);
   if (slot) return { message, text: slot.before + JSON.stringify(id) + slot.after };
