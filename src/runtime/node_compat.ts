@@ -22,6 +22,7 @@ import type {
   SpawnOptions,
 } from "./types.ts";
 import { fileBytes, fileText } from "./file_text.ts";
+import type { FileReads } from "./file_text.ts";
 import { RUNTIME_MODULE_URL } from "./module_url.ts";
 
 const SIGNAL_NUMBERS: Record<string, number> = { SIGINT: 2, SIGKILL: 9, SIGTERM: 15, SIGHUP: 1 };
@@ -114,9 +115,9 @@ async function stat(filePath: string): Promise<FileInfo | undefined> {
   }
 }
 
-/** The file's text; the file opens at the first read. */
-function readFileText(filePath: string): ReadableStream<string> {
-  return fileText(async () => {
+/** Opens `filePath` for the streams below; the file opens at the first read. */
+function opener(filePath: string): () => Promise<FileReads> {
+  return async () => {
     const handle = await fsp.open(filePath, "r");
     return {
       read: async (buffer) => {
@@ -125,21 +126,17 @@ function readFileText(filePath: string): ReadableStream<string> {
       },
       close: () => handle.close(),
     };
-  });
+  };
 }
 
-/** The file's bytes; the file opens at the first read. */
+/** The file's text. */
+function readFileText(filePath: string): ReadableStream<string> {
+  return fileText(opener(filePath));
+}
+
+/** The file's bytes. */
 function readFileBytes(filePath: string): ReadableStream<Uint8Array> {
-  return fileBytes(async () => {
-    const handle = await fsp.open(filePath, "r");
-    return {
-      read: async (buffer) => {
-        const { bytesRead } = await handle.read(buffer, 0, buffer.length, null);
-        return bytesRead === 0 ? null : bytesRead;
-      },
-      close: () => handle.close(),
-    };
-  });
+  return fileBytes(opener(filePath));
 }
 
 /** The file open for reads at any position. */
