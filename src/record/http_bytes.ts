@@ -170,15 +170,15 @@ function planOf(head: Head, shared: Shared): Plan | undefined {
   for (const name of ["transfer-encoding", "expect", "upgrade"]) {
     if (headers.get(name) !== null) return undefined;
   }
-  // A GET is taken when it opens the session's stream (and has no body):
-  // handed on, it reached the upstream through two more hops, after a POST
-  // the client sent later, whose server-to-client requests the upstream
-  // then dropped for want of the stream they go on (see docs/http.md).
-  if (
-    isGet && (Number(length) > 0 || !(headers.get("accept") ?? "").includes("text/event-stream"))
-  ) {
-    return undefined;
-  }
+  // A GET is taken when it opens a Streamable HTTP session's stream (with
+  // its session id; without one it may open an HTTP+SSE session, whose
+  // endpoint event the fetch-based path rewrites) and has no body. Handed
+  // on, it reached the upstream through two more hops, after a POST the
+  // client sent later, whose server-to-client requests the upstream then
+  // dropped for want of the stream they go on (see docs/http.md).
+  const opensStream = headers.get("mcp-session-id") !== null && Number(length) === 0 &&
+    (headers.get("accept") ?? "").includes("text/event-stream");
+  if (isGet && !opensStream) return undefined;
   if (!isGet && mediaType(headers.get("content-type")) !== "application/json") return undefined;
   const query = target.indexOf("?");
   const url = query < 0
