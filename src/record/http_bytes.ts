@@ -8,8 +8,9 @@
  * (issue 24).
  *
  * It forwards what MCP clients send most: a POST of JSON-RPC with a
- * Content-Length, to a plain `http://` upstream that speaks Streamable
- * HTTP. A connection that sends anything else (a GET stream, a DELETE, a
+ * Content-Length, and the GET that opens a session's stream, to a plain
+ * `http://` upstream that speaks Streamable HTTP. A connection that sends
+ * anything else (another GET, a DELETE, a
  * chunked or oversized body, a batch over the cap, `Expect`, an upgrade, a
  * head it cannot read, a Host or Origin to refuse) is handed whole, from
  * that request on, to the fetch-based recorder listening on a loopback port
@@ -29,6 +30,7 @@ import { ByteReader, HeadFields, latin1Bytes } from "./http1.ts";
 import type { Head } from "./http1.ts";
 import { concat, forwardBytes, upstreamFailed } from "./http_bytes_exchange.ts";
 import type { ClientSide, UpstreamLink } from "./http_bytes_exchange.ts";
+import type { ClientBody } from "./http_exchange.ts";
 import { parseJson } from "./http_messages.ts";
 import type { HttpRecorder } from "./http_recorder.ts";
 
@@ -155,18 +157,29 @@ export async function serveBytes(
 /** What the forwarding path takes; undefined hands the connection to the fetch-based path. */
 function planOf(head: Head, shared: Shared): Plan | undefined {
   const [method, target, version] = head.start;
-  if (method !== "POST" || version !== "HTTP/1.1" || !shared.recorder.streamable) return undefined;
+  const isGet = method === "GET";
+  if (method !== "POST" && !isGet) return undefined;
+  if (version !== "HTTP/1.1" || !shared.recorder.streamable) return undefined;
   if (target[0] !== "/" || target[1] === "/" || target.startsWith("/.well-known/")) {
     return undefined;
   }
   const headers = new HeadFields(head);
-  const length = headers.get("content-length");
+  const length = headers.get("content-length") ?? (isGet ? "0" : null);
   if (length === null || !/^\d+$/.test(length)) return undefined;
   if (Number(length) > shared.options.maxBodyBytes) return undefined;
   for (const name of ["transfer-encoding", "expect", "upgrade"]) {
     if (headers.get(name) !== null) return undefined;
   }
-  if (mediaType(headers.get("content-type")) !== "application/json") return undefined;
+  // A GET is taken when it opens a Streamable HTTP session's stream (with
+  // its session id; without one it may open an HTTP+SSE session, whose
+  // endpoint event the fetch-based path rewrites) and has no body. Handed
+  // on, it reached the upstream through two more hops, after a POST the
+  // client sent later, whose server-to-client requests the upstream then
+  // dropped for want of the stream they go on (see docs/http.md).
+  const opensStream = headers.get("mcp-session-id") !== null && Number(length) === 0 &&
+    (headers.get("accept") ?? "").includes("text/event-stream");
+  if (isGet && !opensStream) return undefined;
+  if (!isGet && mediaType(headers.get("content-type")) !== "application/json") return undefined;
   const query = target.indexOf("?");
   const url = query < 0
     ? { pathname: target, search: "" }
@@ -182,6 +195,14 @@ function planOf(head: Head, shared: Shared): Plan | undefined {
     clientCloses: /close/i.test(headers.get("connection") ?? ""),
     headers,
   };
+}
+
+/** A POST's JSON body as the recording takes it; undefined hands it to the fetch-based path. */
+function readBody(body: Uint8Array): ClientBody | undefined {
+  const text = new TextDecoder().decode(body);
+  const parsed = parseJson(text);
+  const tooMany = Array.isArray(parsed) && parsed.length > MAX_BATCH_SIZE;
+  return parsed === undefined || tooMany ? undefined : { body, text, parsed };
 }
 
 /** The request's head as the upstream gets it. */
@@ -247,12 +268,11 @@ class Connection {
       if (typeof head !== "object" || !plan) return await this.#handOff();
       if (!await this.#bodyIn(head, head.length + plan.length)) return;
       const body = this.#reader.buffered.subarray(head.length, head.length + plan.length);
-      const text = new TextDecoder().decode(body);
-      const parsed = parseJson(text);
-      const tooMany = Array.isArray(parsed) && parsed.length > MAX_BATCH_SIZE;
-      if (parsed === undefined || tooMany || !await this.#connect()) return await this.#handOff();
+      // A GET has no body, as the fetch-based path reads it (readClientBody).
+      const read = head.start[0] === "GET" ? { text: "" } : readBody(body);
+      if (!read || !await this.#connect()) return await this.#handOff();
       this.#gone = undefined;
-      const after = await this.#exchange(head, plan, body, { body, text, parsed }, side);
+      const after = await this.#exchange(head, plan, body, read, side);
       if (after !== "keep" || plan.clientCloses) return;
     }
   }
@@ -268,7 +288,7 @@ class Connection {
     head: Head,
     plan: Plan,
     bodyBytes: Uint8Array,
-    body: { body: Uint8Array; text: string; parsed: ReturnType<typeof parseJson> },
+    body: ClientBody,
     side: ClientSide,
   ): Promise<"keep" | "close"> {
     const { recorder } = this.#shared;
