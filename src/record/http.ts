@@ -33,9 +33,8 @@ import type { FrameRedactor } from "./stdio.ts";
  * `MCP_CASSETTE_HTTP_RECORDER=bytes` asks for the byte-level one
  * (./http_bytes.ts), which takes only a plain `http://` upstream with no
  * user name or password in its URL (it speaks no TLS, and would not send
- * them). Opt-in: under the conformance suite, a server's request to the
- * client inside a tool call's SSE answer timed out through the byte path in
- * 4 of 9 runs (docs/http.md).
+ * them). Opt-in until the conformance suite's sampling and elicitation
+ * scenarios are as steady through it as through fetch (docs/http.md).
  */
 function byteLevel(upstream: Upstream, engine: string | undefined): boolean {
   const { protocol, username, password } = upstream.url;
