@@ -8,6 +8,8 @@ import { createServer } from "node:net";
 import path from "node:path";
 import process from "node:process";
 import { CLI, NODE, ROOT } from "../helpers.ts";
+import { recordHttp } from "../../src/record/http.ts";
+import type { HttpRecordOptions } from "../../src/record/http.ts";
 
 /** A process running in the background. */
 export interface Background {
@@ -140,4 +142,37 @@ export async function startHttpRecorder(
     URL_LINE,
   );
   return { ...recorder, url: recorder.found };
+}
+
+/** A recorder run in this process, listening. */
+export interface InProcessRecorder {
+  /** The URL a client uses. */
+  url: string;
+  /** Stops it; resolves with its exit code. */
+  stop(): Promise<number>;
+}
+
+/**
+ * Starts `recordHttp` in this process (to choose its engine or read its
+ * log), resolving once it listens; rejects if it ends first.
+ */
+export async function recordInProcess(
+  options: Omit<HttpRecordOptions, "onListening" | "until">,
+): Promise<InProcessRecorder> {
+  let stop!: () => void;
+  let listening!: (url: string) => void;
+  const url = new Promise<string>((resolve) => (listening = resolve));
+  const done = recordHttp({
+    ...options,
+    onListening: listening,
+    until: new Promise<void>((resolve) => (stop = resolve)),
+  });
+  const ended = done.then((code) => Promise.reject(new Error(`the recorder ended (${code})`)));
+  return {
+    url: await Promise.race([url, ended]),
+    stop: () => {
+      stop();
+      return done;
+    },
+  };
 }

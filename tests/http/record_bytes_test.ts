@@ -16,7 +16,7 @@ import type net from "node:net";
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { gzipSync } from "node:zlib";
-import { recordHttp } from "../../src/record/http.ts";
+import { recordInProcess } from "./http_helpers.ts";
 import { tempDir } from "../helpers.ts";
 
 interface Upstream {
@@ -123,22 +123,12 @@ async function exchanges(url: string, dated: boolean[]): Promise<string[]> {
 /** Records the exchanges with one recorder; the cassette's lines, made comparable. */
 async function recordWith(engine: "bytes" | "fetch", upstream: Upstream, dir: string) {
   const output = path.join(dir, `${engine}.cassette.jsonl`);
-  let stop!: () => void;
-  let listening!: (url: string) => void;
-  const url = new Promise<string>((resolve) => (listening = resolve));
-  const done = recordHttp({
-    url: upstream.url,
-    output,
-    engine,
-    onListening: listening,
-    until: new Promise<void>((resolve) => (stop = resolve)),
-  });
-  const proxyUrl = await url;
+  const recorder = await recordInProcess({ url: upstream.url, output, engine });
+  const proxyUrl = recorder.url;
   // The upstream sends no Date: an answer with one was served anew, not passed on as it came.
   const dated: boolean[] = [];
   const seen = await exchanges(proxyUrl, dated);
-  stop();
-  assert.equal(await done, 0);
+  assert.equal(await recorder.stop(), 0);
   const port = new URL(proxyUrl).port;
   const lines = readFileSync(output, "utf8").trim().split("\n").map((line) =>
     line.replace(/"t":[0-9.]+/, '"t":0').replace(/"created":"[^"]*"/, '"created":""')
@@ -199,17 +189,8 @@ test("record --url, byte-level: a kept-alive upstream connection the upstream cl
   const dir = await tempDir();
   try {
     const output = path.join(dir, "again.cassette.jsonl");
-    let stop!: () => void;
-    let listening!: (url: string) => void;
-    const url = new Promise<string>((resolve) => (listening = resolve));
-    const done = recordHttp({
-      url: upstream.url,
-      output,
-      engine: "bytes",
-      onListening: listening,
-      until: new Promise<void>((resolve) => (stop = resolve)),
-    });
-    const proxy = new URL(await url);
+    const recorder = await recordInProcess({ url: upstream.url, output, engine: "bytes" });
+    const proxy = new URL(recorder.url);
     // One client connection for all three: the recorder keeps one upstream connection for it.
     const socket = createConnection(Number(proxy.port), "127.0.0.1");
     socket.on("error", () => {});
@@ -229,8 +210,7 @@ test("record --url, byte-level: a kept-alive upstream connection the upstream cl
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
     socket.destroy();
-    stop();
-    assert.equal(await done, 0);
+    assert.equal(await recorder.stop(), 0);
     assert.equal(received.match(/HTTP\/1\.1 200/g)?.length, 3, received);
     const ends = readFileSync(output, "utf8").trim().split("\n").map((line) => JSON.parse(line))
       .filter((entry) => entry.type === "http-end").map((entry) => entry.reason);
@@ -248,24 +228,18 @@ async function withByteRecorder(
   const upstream = await startUpstream();
   const dir = await tempDir();
   const logged: string[] = [];
-  let stop!: () => void;
-  let listening!: (url: string) => void;
-  const url = new Promise<string>((resolve) => (listening = resolve));
   const output = path.join(dir, "b.cassette.jsonl");
-  const done = recordHttp({
+  const recorder = await recordInProcess({
     url: upstream.url,
     output,
     engine: "bytes",
     ...options,
     log: (line) => logged.push(line),
-    onListening: listening,
-    until: new Promise<void>((resolve) => (stop = resolve)),
   });
   try {
-    await body(new URL(await url), logged, output);
+    await body(new URL(recorder.url), logged, output);
   } finally {
-    stop();
-    await done;
+    await recorder.stop();
     await upstream.close();
   }
 }

@@ -22,7 +22,7 @@ import { randomUUID } from "node:crypto";
 import path from "node:path";
 import { readFileSync } from "node:fs";
 import { z } from "zod";
-import { recordHttp } from "../../src/record/http.ts";
+import { recordInProcess } from "./http_helpers.ts";
 import { tempDir } from "../helpers.ts";
 import {
   Client,
@@ -119,24 +119,13 @@ test("record --url, byte-level: the GET stream reaches the upstream before the t
   const upstream = await startUpstream();
   const dir = tempDir();
   const output = path.join(dir, "get-stream.cassette.jsonl");
-  let stop!: () => void;
-  let listening!: (url: string) => void;
-  const proxyUrl = new Promise<string>((resolve) => (listening = resolve));
-  const done = recordHttp({
-    url: upstream.url,
-    output,
-    engine: "bytes",
-    onListening: listening,
-    until: new Promise<void>((resolve) => (stop = resolve)),
-  });
+  const recorder = await recordInProcess({ url: upstream.url, output, engine: "bytes" });
   try {
-    const url = await proxyUrl;
     const answers: string[] = [];
-    for (let n = 0; n < SESSIONS; n++) answers.push(await askThrough(url, n));
+    for (let n = 0; n < SESSIONS; n++) answers.push(await askThrough(recorder.url, n));
     assert.deepEqual(answers, answers.map((_, n) => `LLM said: answer ${n}`));
   } finally {
-    stop();
-    assert.equal(await done, 0);
+    assert.equal(await recorder.stop(), 0);
     await upstream.close();
   }
   // The sampling request and its answer are in the cassette, on the GET stream and its POST.
