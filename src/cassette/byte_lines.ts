@@ -5,7 +5,7 @@
  * decoded line's length in UTF-8 is not its length in the file when the file
  * holds invalid UTF-8, and a position off by one byte would read the wrong
  * frame. Decoding line by line cost 30 ms more than chunk by chunk over a
- * 37 MB cassette (about 2% of its load).
+ * 35.7 MB cassette (about 2% of its load).
  *
  * @module
  */

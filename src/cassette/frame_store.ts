@@ -1,6 +1,6 @@
 /**
  * Frames left in the cassette file and read back when used. A streaming
- * replay of a 37 MB cassette held 23 MB of answer text and 16 MB of parsed
+ * replay of a 35.7 MB cassette held 23 MB of answer text and 16 MB of parsed
  * requests; V8 grows its heap to about twice what it holds, so that alone
  * put replay at several times the cassette's size in memory. Held on disk,
  * a frame costs its place: where its text starts and ends in the file, and
