@@ -104,8 +104,6 @@ export function entryOfLine(
   return entry;
 }
 
-const encoder = new TextEncoder();
-
 /** Where a line's text lies in the file (one object, updated line by line). */
 export interface LineBytes {
   start: number;
@@ -128,10 +126,32 @@ function placeOnDisk(entry: MessageEntry, text: string, bytes: LineBytes) {
   let start = bytes.start + span.start;
   let end = bytes.start + span.end;
   if (text.length !== bytes.end - bytes.start) {
-    if (encoder.encode(text).length !== bytes.end - bytes.start) return false;
-    start = bytes.start + encoder.encode(text.slice(0, span.start)).length;
-    end = start + encoder.encode(frame).length;
+    const before = utf8Length(text, 0, span.start);
+    const within = utf8Length(text, span.start, span.end);
+    const after = utf8Length(text, span.end, text.length);
+    if (before + within + after !== bytes.end - bytes.start) return false;
+    start = bytes.start + before;
+    end = start + within;
   }
   placeFrame(entry, { start, end, check: textCheck(frame) });
   return true;
+}
+
+/**
+ * The UTF-8 length of `text` from `from` to `to`, counted without encoding
+ * it. Decoded text is well-formed (a bad byte became U+FFFD, three bytes), so
+ * a high surrogate always starts a four-byte pair.
+ */
+function utf8Length(text: string, from: number, to: number): number {
+  let bytes = 0;
+  for (let i = from; i < to; i++) {
+    const code = text.charCodeAt(i);
+    if (code < 0x80) bytes += 1;
+    else if (code < 0x800) bytes += 2;
+    else if (code >= 0xd800 && code < 0xdc00) {
+      bytes += 4;
+      i++;
+    } else bytes += 3;
+  }
+  return bytes;
 }
