@@ -50,7 +50,7 @@ export function textCheck(text: string): number {
   return hash | 0;
 }
 
-/** The cassette file, open for reading frames back. */
+/** The cassette file, open for reading frames back for as long as the replay runs. */
 export class FrameStore {
   readonly #decoder = new TextDecoder("utf-8", { ignoreBOM: true });
   #buffer = new Uint8Array(4096);
@@ -84,9 +84,5 @@ export class FrameStore {
       throw error;
     }
     return text;
-  }
-
-  close(): void {
-    this.reads.close();
   }
 }

@@ -42,7 +42,7 @@ export async function openCassetteBytes(path: string): Promise<ReadableStream<Ui
 }
 
 /** Throws unless `path` is a regular file (or a link to one). */
-export async function checkReadable(path: string): Promise<void> {
+async function checkReadable(path: string): Promise<void> {
   const info = await target(path).catch(() => undefined);
   if (info === undefined) {
     throw new CassetteFormatError(path, 0, "cannot read the file: no such file");

@@ -12,7 +12,6 @@ export interface DenoFile {
   read(buffer: Uint8Array): Promise<number | null>;
   readSync(buffer: Uint8Array): number | null;
   seekSync(offset: number, whence: number): number;
-  statSync(): { size: number };
   writeSync(bytes: Uint8Array): number;
   close(): void;
   readable: ReadableStream<Uint8Array>;

@@ -43,7 +43,6 @@ export function openRandomReads(path: string): RandomReads {
       }
       return filled;
     },
-    size: () => file.statSync().size,
     close: () => file.close(),
   };
 }

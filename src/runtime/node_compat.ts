@@ -152,7 +152,6 @@ function openRandomReads(filePath: string): RandomReads {
       }
       return filled;
     },
-    size: () => fs.fstatSync(fd).size,
     close: () => fs.closeSync(fd),
   };
 }

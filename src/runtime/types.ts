@@ -89,8 +89,6 @@ export interface FileInfo {
 export interface RandomReads {
   /** Fills `buffer` from byte `position` on; returns the count read (0 at the end). */
   readAt(buffer: Uint8Array, position: number): number;
-  /** The file's size now (a file changed under its reader tells this way). */
-  size(): number;
   close(): void;
 }
 
