@@ -251,7 +251,7 @@ function normalKey(
     delete rest.name;
     delete rest.arguments;
     const extra = Object.keys(rest).length > 0 ? ` ${stableStringify(rest)}` : "";
-    lazy.key = `${method} ${name ?? ""} {}${extra}`;
+    lazy.key = flat([method, " ", name ?? "", " {}", extra]);
     return lazy;
   }
   lazy.key = flat([method, " ", keyText(raw, drop, isObject(raw) ? VOLATILE_TOP_KEYS : undefined)]);

@@ -62,6 +62,11 @@ function idSlotOf(frame: Frame): IdSlot | null {
   return slot;
 }
 
+/** The slot's text with `id` in it. */
+function withId(slot: IdSlot, id: JsonRpcId): string {
+  return slot.before + JSON.stringify(id) + slot.after;
+}
+
 /** The text split around its top-level id, or null when it has none. */
 function slotIn(text: string | undefined): IdSlot | null {
   const span = text === undefined ? undefined : memberSpan(text, ["id"]);
@@ -77,7 +82,7 @@ export function withLiveId(frame: Frame, id: JsonRpcId): Ready {
   }
   const message = { ...frame.msg, id };
   const slot = idSlotOf(frame);
-  if (slot) return { message, text: slot.before + JSON.stringify(id) + slot.after };
+  if (slot) return { message, text: withId(slot, id) };
   return frame.text === undefined ? { message } : { message, text: frame.text };
 }
 
@@ -85,7 +90,7 @@ export function withLiveId(frame: Frame, id: JsonRpcId): Ready {
 function withLiveIdOnce(text: string, id: JsonRpcId): Ready {
   const message = { ...JSON.parse(text) as JsonRpcMessage, id };
   const slot = slotIn(text);
-  return { message, text: slot ? slot.before + JSON.stringify(id) + slot.after : text };
+  return { message, text: slot ? withId(slot, id) : text };
 }
 
 /** A progress notification carrying the live request's token. */
