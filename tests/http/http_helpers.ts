@@ -5,6 +5,8 @@
 import { spawn } from "node:child_process";
 import type { ChildProcess } from "node:child_process";
 import { createServer } from "node:net";
+import type { AddressInfo } from "node:net";
+import type { Server } from "node:http";
 import path from "node:path";
 import process from "node:process";
 import { CLI, NODE, ROOT } from "../helpers.ts";
@@ -174,5 +176,25 @@ export async function recordInProcess(
       stop();
       return done;
     },
+  };
+}
+
+/** An upstream for the tests: its `/mcp` URL, and a close that ends kept-alive connections too. */
+export interface LocalUpstream {
+  url: string;
+  close(): Promise<void>;
+}
+
+/** Starts `server` on a free loopback port. */
+export async function listenLocal(server: Server): Promise<LocalUpstream> {
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", () => resolve()));
+  const port = (server.address() as AddressInfo).port;
+  return {
+    url: `http://127.0.0.1:${port}/mcp`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
   };
 }

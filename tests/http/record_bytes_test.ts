@@ -16,7 +16,7 @@ import type net from "node:net";
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { gzipSync } from "node:zlib";
-import { recordInProcess } from "./http_helpers.ts";
+import { listenLocal, recordInProcess } from "./http_helpers.ts";
 import { tempDir } from "../helpers.ts";
 
 interface Upstream {
@@ -68,16 +68,7 @@ async function startUpstream(): Promise<Upstream> {
       answer(res, body);
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", () => resolve()));
-  const port = (server.address() as net.AddressInfo).port;
-  return {
-    url: `http://127.0.0.1:${port}/mcp`,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      }),
-  };
+  return await listenLocal(server);
 }
 
 const call = (id: number, name: string) =>

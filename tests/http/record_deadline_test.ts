@@ -7,11 +7,11 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import http from "node:http";
-import type net from "node:net";
 import { readFileSync, rmSync } from "node:fs";
 import path from "node:path";
 import { recordHttp } from "../../src/record/http.ts";
 import { tempDir } from "../helpers.ts";
+import { listenLocal } from "./http_helpers.ts";
 
 const DEADLINE_MS = 300;
 const UPSTREAM_DELAY_MS = DEADLINE_MS + 700;
@@ -38,16 +38,7 @@ async function startSlowUpstream(): Promise<{ url: string; close: () => Promise<
       }, UPSTREAM_DELAY_MS);
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", () => resolve()));
-  const port = (server.address() as net.AddressInfo).port;
-  return {
-    url: `http://127.0.0.1:${port}/mcp`,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      }),
-  };
+  return await listenLocal(server);
 }
 
 test("record --url: an upstream slower than the body deadline is answered and recorded, not cut with 408", async () => {

@@ -17,12 +17,11 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import http from "node:http";
-import type net from "node:net";
 import { randomUUID } from "node:crypto";
 import path from "node:path";
 import { readFileSync } from "node:fs";
 import { z } from "zod";
-import { recordInProcess } from "./http_helpers.ts";
+import { listenLocal, recordInProcess } from "./http_helpers.ts";
 import { tempDir } from "../helpers.ts";
 import {
   Client,
@@ -82,16 +81,12 @@ async function startUpstream(): Promise<Upstream> {
     await sessionServer(() => entry.get).connect(entry.transport);
     await entry.transport.handleRequest(req, res);
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", () => resolve()));
-  const port = (server.address() as net.AddressInfo).port;
+  const local = await listenLocal(server);
   return {
-    url: `http://127.0.0.1:${port}/mcp`,
+    url: local.url,
     close: async () => {
       for (const { transport } of sessions.values()) await transport.close();
-      await new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      });
+      await local.close();
     },
   };
 }
