@@ -13,6 +13,7 @@
  * @module
  */
 import { CassetteFormatError } from "../errors.ts";
+import { fnv1a32 } from "../fnv.ts";
 import type { MessageEntry } from "./format.ts";
 import type { RandomReads } from "../runtime/mod.ts";
 
@@ -36,18 +37,11 @@ export function framePlace(entry: MessageEntry): FramePlace | undefined {
 }
 
 /**
- * A 32-bit FNV-1a hash of the text's UTF-16 code units: cheap enough to run
- * over every frame at load (about 1 ns a character), and a changed frame of
- * the same length still fails it.
+ * A frame's check: cheap enough to run over every frame at load, and a
+ * changed frame of the same length still fails it.
  */
 export function textCheck(text: string): number {
-  let hash = 0x811c9dc5;
-  for (let i = 0; i < text.length; i++) {
-    hash = Math.imul(hash ^ text.charCodeAt(i), 0x01000193);
-  }
-  // Signed, so it fits in a small integer: unsigned, every frame's check
-  // was a heap number of its own.
-  return hash | 0;
+  return fnv1a32(text);
 }
 
 /** The cassette file, open for reading frames back for as long as the replay runs. */

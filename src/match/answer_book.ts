@@ -20,7 +20,13 @@
  *
  * @module
  */
+import { hashOf, keyHash } from "./fingerprint.ts";
 import type { RequestKey } from "./fingerprint.ts";
+import { fallbackKey, grown, indexOf, listOf, positionsOf } from "./book_index.ts";
+import type { Index, Keyed } from "./book_index.ts";
+
+export { invalidateIndex } from "./book_index.ts";
+export type { Keyed } from "./book_index.ts";
 
 /** How a request was matched. */
 export type MatchKind = "exact" | "repeat" | "inexact";
@@ -31,105 +37,6 @@ export interface Match<T> {
   kind: MatchKind;
   /** Every recording of the key followed a request this session has not made. */
   outOfOrder?: boolean;
-}
-
-/**
- * What a book indexes: a key, whether the item is a request, and whether it
- * may change the server's state. Only requests that may change state make
- * history (a read cannot have changed what a later answer says).
- */
-export interface Keyed {
-  key: RequestKey;
-  isRequest?: boolean;
-  changesState?: boolean;
-}
-
-/** Where each recorded item sits, built once per list of items and extended as it grows. */
-interface Index {
-  /** How many of the items are indexed (a list still being read grows). */
-  count: number;
-  /** Set when the items' marks changed: the next use rebuilds the index. */
-  stale: boolean;
-  /** Item positions by exact key, ascending. */
-  byKey: Map<string, number[]>;
-  /** Item positions by method (and target), ascending. */
-  byMethod: Map<string, number[]>;
-  /** Request keys in the order each was first recorded. */
-  distinct: string[];
-  /** Each distinct history key's place in `distinct`. */
-  place: Map<string, number>;
-  /**
-   * Per item, how many distinct request keys other than its own were first
-   * recorded before it: two recordings of one key with the same rank have
-   * nothing new between them.
-   */
-  rank: Int32Array;
-  /** Per item, how many distinct history keys (its own included) were first recorded before it. */
-  prefix: Int32Array;
-}
-
-/**
- * Indexes built once per list of items: every client session served from
- * the same recording shares them, and keeps only its own cursors. (A replay
- * serving thousands of HTTP sessions held a copy of both maps per session.)
- */
-const indexes = new WeakMap<readonly Keyed[], Index>();
-
-function emptyIndex(capacity: number): Index {
-  return {
-    count: 0,
-    stale: false,
-    byKey: new Map(),
-    byMethod: new Map(),
-    distinct: [],
-    place: new Map(),
-    rank: new Int32Array(capacity),
-    prefix: new Int32Array(capacity),
-  };
-}
-
-/** The index of `items`, extended to the items appended since it was last used. */
-function indexOf(items: readonly Keyed[]): Index {
-  let index = indexes.get(items);
-  if (!index || index.stale) indexes.set(items, index = emptyIndex(items.length));
-  if (index.count < items.length) extend(index, items);
-  return index;
-}
-
-function extend(index: Index, items: readonly Keyed[]): void {
-  if (index.rank.length < items.length) {
-    const capacity = Math.max(items.length, index.rank.length * 2);
-    index.rank = grown(index.rank, capacity);
-    index.prefix = grown(index.prefix, capacity);
-  }
-  for (let at = index.count; at < items.length; at++) {
-    const { key, isRequest, changesState } = items[at];
-    push(index.byKey, key.key, at);
-    push(index.byMethod, fallbackKey(key), at);
-    const seenBefore = index.place.has(key.key);
-    index.prefix[at] = index.distinct.length;
-    index.rank[at] = index.distinct.length - (seenBefore ? 1 : 0);
-    if (isRequest !== false && changesState !== false && !seenBefore) {
-      index.place.set(key.key, index.distinct.length);
-      index.distinct.push(key.key);
-    }
-  }
-  index.count = items.length;
-}
-
-function grown<A extends Int32Array | Uint8Array>(array: A, capacity: number): A {
-  const bigger = new (array.constructor as new (length: number) => A)(capacity);
-  bigger.set(array);
-  return bigger;
-}
-
-/**
- * Tells every book over `items` that their marks changed (a request turned
- * out to be a read): each rebuilds its index and its history at next use.
- */
-export function invalidateIndex(items: readonly Keyed[]): void {
-  const index = indexes.get(items);
-  if (index) index.stale = true;
 }
 
 /** The causal rule's choice for one key, before anything is marked used. */
@@ -161,7 +68,7 @@ export class AnswerBook<T extends Keyed> {
     this.#items = items;
     this.#index = indexOf(items);
     this.#used = new Uint8Array(items.length);
-    this.#asked = new AskedKeys(this.#index.distinct.length);
+    this.#asked = new AskedKeys(this.#index.distinct);
   }
 
   /** The recorded items. */
@@ -175,13 +82,16 @@ export class AnswerBook<T extends Keyed> {
    */
   take(key: RequestKey, inexact = false): Match<T> | undefined {
     this.#sync();
-    const queue = this.#index.byKey.get(key.key);
-    if (queue) return this.#commit(this.#choose(queue, key.key), key.key);
+    const queue = this.#queueOf(key.key, hashOf(key));
+    if (queue) {
+      const place = this.#placeOf(queue);
+      return this.#commit(this.#choose(queue, place), key.key, place);
+    }
     if (!inexact) return undefined;
     const sameMethod = this.#index.byMethod.get(fallbackKey(key))?.find((at) => !this.#used[at]);
     if (sameMethod === undefined) return undefined;
+    // A key never recorded has no place in the history: nothing to note.
     this.#used[sameMethod] = 1;
-    this.#note(key.key);
     return { item: this.#items[sameMethod], kind: "inexact" };
   }
 
@@ -196,13 +106,14 @@ export class AnswerBook<T extends Keyed> {
    */
   takeSettled(key: RequestKey, settled: (item: T) => boolean): Match<T> | undefined {
     this.#sync();
-    const queue = this.#index.byKey.get(key.key);
+    const queue = this.#queueOf(key.key, hashOf(key));
     if (!queue) return undefined;
-    const choice = this.#choose(queue, key.key);
+    const place = this.#placeOf(queue);
+    const choice = this.#choose(queue, place);
     let final = choice.kind === "exact" && !choice.outOfOrder &&
       settled(this.#items[choice.position]);
     for (let at = 0; final && at < choice.at; at++) final = this.#used[queue[at]] === 1;
-    return final ? this.#commit(choice, key.key) : undefined;
+    return final ? this.#commit(choice, key.key, place) : undefined;
   }
 
   /**
@@ -226,13 +137,15 @@ export class AnswerBook<T extends Keyed> {
       accepts(this.#items[at])
     );
     if (!candidates || candidates.length === 0) return undefined;
-    return this.#commit(this.#choose(candidates, key.key), key.key);
+    const own = this.#queueOf(key.key, hashOf(key));
+    const place = own ? this.#placeOf(own) : -1;
+    return this.#commit(this.#choose(candidates, place), key.key, place);
   }
 
   /** True when a recorded item answers this key exactly. */
   has(key: RequestKey): boolean {
     this.#sync();
-    return this.#index.byKey.has(key.key);
+    return this.#queueOf(key.key, hashOf(key)) !== undefined;
   }
 
   /** Items never taken. */
@@ -261,15 +174,27 @@ export class AnswerBook<T extends Keyed> {
       this.#used = grown(this.#used, Math.max(items.length, this.#used.length * 2));
     }
     if (rebuilt) this.#rebuildHistory();
-    else this.#asked.grow(this.#index.distinct.length);
+    else this.#asked.grow(this.#index.distinct);
+  }
+
+  /** The positions of the items keyed exactly `key`, ascending. */
+  #queueOf(key: string, hash: number): readonly number[] | undefined {
+    const positions = positionsOf(this.#index, this.#items, key, hash);
+    return positions === undefined ? undefined : listOf(positions);
+  }
+
+  /** The history place of the key of `queue` (positions of one key), or -1. */
+  #placeOf(queue: readonly number[]): number {
+    return this.#index.place[queue[0]];
   }
 
   #rebuildHistory(): void {
     if (this.#used.length < this.#items.length) this.#used = grown(this.#used, this.#items.length);
-    this.#asked = new AskedKeys(this.#index.distinct.length);
+    this.#asked = new AskedKeys(this.#index.distinct);
     for (const key of this.#noted) {
-      const at = this.#index.place.get(key);
-      if (at !== undefined) this.#asked.add(at);
+      const queue = this.#queueOf(key, keyHash(key));
+      const place = queue ? this.#placeOf(queue) : -1;
+      if (place >= 0) this.#asked.add(place);
     }
   }
 
@@ -281,10 +206,9 @@ export class AnswerBook<T extends Keyed> {
    * history lacks, then how many it has that the live session never made.
    * The best group answers, its first unused recording, else its last again.
    */
-  #choose(queue: readonly number[], key: string): Choice {
-    const { rank, prefix, place } = this.#index;
-    const own = place.get(key);
-    const ownAsked = own !== undefined && this.#asked.has(own);
+  #choose(queue: readonly number[], own: number): Choice {
+    const { rank, prefix } = this.#index;
+    const ownAsked = own >= 0 && this.#asked.has(own);
     const liveCount = this.#asked.size - (ownAsked ? 1 : 0);
     let best = -1;
     let bestLacking = Infinity;
@@ -292,7 +216,7 @@ export class AnswerBook<T extends Keyed> {
     for (let at = 0; at < queue.length; at++) {
       if (at > 0 && rank[queue[at]] === rank[queue[at - 1]]) continue; // Same group.
       const end = prefix[queue[at]];
-      const shared = this.#asked.countBelow(end) - (ownAsked && own! < end ? 1 : 0);
+      const shared = this.#asked.countBelow(end) - (ownAsked && own < end ? 1 : 0);
       const lacking = liveCount - shared;
       const extra = rank[queue[at]] - shared;
       if (lacking < bestLacking || (lacking === bestLacking && extra < bestExtra)) {
@@ -317,18 +241,17 @@ export class AnswerBook<T extends Keyed> {
     };
   }
 
-  #commit(choice: Choice, key: string): Match<T> {
+  #commit(choice: Choice, key: string, place: number): Match<T> {
     const { position, kind, outOfOrder } = choice;
     this.#used[position] = 1;
-    this.#note(key);
+    this.#note(key, place);
     const item = this.#items[position];
     return outOfOrder ? { item, kind, outOfOrder: true } : { item, kind };
   }
 
-  #note(key: string): void {
-    const at = this.#index.place.get(key);
-    if (at === undefined || this.#asked.has(at)) return;
-    this.#asked.add(at);
+  #note(key: string, place: number): void {
+    if (place < 0 || this.#asked.has(place)) return;
+    this.#asked.add(place);
     this.#noted.push(key);
   }
 }
@@ -372,14 +295,4 @@ class AskedKeys {
     for (let i = end; i > 0; i -= i & -i) count += this.#tree[i];
     return count;
   }
-}
-
-function fallbackKey(key: RequestKey): string {
-  return key.name === undefined ? key.method : `${key.method} ${key.name}`;
-}
-
-function push<V>(map: Map<string, V[]>, key: string, item: V) {
-  const list = map.get(key);
-  if (list) list.push(item);
-  else map.set(key, [item]);
 }

@@ -13,6 +13,7 @@ import { setOwn, stableStringify } from "../json.ts";
 import { withoutIgnored } from "./ignore_paths.ts";
 import type { IgnorePath } from "./ignore_paths.ts";
 import { isObject } from "../util.ts";
+import { fnv1a32 } from "../fnv.ts";
 
 /** Methods matched by name alone: their params only negotiate, they do not select an answer. */
 const LIFECYCLE_METHODS: ReadonlySet<string> = new Set([
@@ -37,6 +38,24 @@ export interface RequestKey {
   params: Json;
   /** The exact key: method plus stably stringified normalised params. */
   key: string;
+  /**
+   * {@linkcode keyHash} of `key`, where the key is not held as a string but
+   * rebuilt when read (a recording left in the cassette file).
+   */
+  readonly hash?: number;
+}
+
+/**
+ * The hash an answer book indexes a key by. It confirms a hit by comparing
+ * the keys themselves: equal hashes do not make equal keys.
+ */
+export function keyHash(key: string): number {
+  return fnv1a32(key);
+}
+
+/** The key's hash: kept on the key, or computed from its text. */
+export function hashOf(key: RequestKey): number {
+  return key.hash ?? keyHash(key.key);
 }
 
 /** Options that widen what counts as volatile. */

@@ -322,16 +322,21 @@ function recordedUse(trigger: Trigger): RecordedUse {
 
 /** All sessions as one, triggers in session order (for the stateless modern era). */
 function mergeSessions(sessions: RecordedSession[]): RecordedSession {
-  const triggers = sessions.flatMap((session) => session.triggers).map((trigger, index) => ({
-    ...trigger,
-    index,
-  }));
+  const triggers = sessions.flatMap((session) => session.triggers).map(reindexed);
   return {
     id: sessions.map((session) => session.id).join("+"),
     triggers,
     opening: sessions[0]?.opening ?? [],
     standalone: [],
   };
+}
+
+/**
+ * `trigger` at another place: a copy with its prototype, so that a disk
+ * trigger's getters (./disk_trigger.ts) come along.
+ */
+function reindexed(trigger: Trigger, index: number): Trigger {
+  return Object.assign(Object.create(Object.getPrototypeOf(trigger)), trigger, { index });
 }
 
 /** A promise with its resolve function. */

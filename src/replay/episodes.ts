@@ -10,79 +10,23 @@
  *
  * @module
  */
-import type { CassetteHeader, Entry, MessageEntry, SseFields } from "../cassette/format.ts";
+import type { CassetteHeader, Entry, MessageEntry } from "../cassette/format.ts";
 import type { Cassette } from "../cassette/reader.ts";
 import { keptFrameText } from "../cassette/frame_text.ts";
 import { ExchangeIndexer } from "./http/exchanges.ts";
-import type { ExchangeIndex, RecordedExchange } from "./http/exchanges.ts";
+import type { ExchangeIndex } from "./http/exchanges.ts";
 import { classify, idKey } from "../jsonrpc.ts";
 import type { Json, JsonObject, JsonRpcMessage } from "../jsonrpc.ts";
 import { requestKey } from "../match/fingerprint.ts";
-import type { FingerprintOptions, HeldMessage, RequestKey } from "../match/fingerprint.ts";
+import type { FingerprintOptions } from "../match/fingerprint.ts";
 import { markReads, ReadMarks } from "./reads.ts";
-import { DiskFrame, DiskText, TextFrame } from "./text_frame.ts";
+import { DiskFrame, TextFrame } from "./text_frame.ts";
+import { DiskColumns, DiskTrigger } from "./disk_trigger.ts";
 import { framePlace } from "../cassette/frame_store.ts";
 import type { FrameStore } from "../cassette/frame_store.ts";
 
-/** Something the server sent while serving a trigger. */
-export type Step =
-  | { kind: "message"; msg: JsonRpcMessage; t: number; sse?: SseFields; text?: string }
-  | {
-    kind: "server-request";
-    msg: JsonRpcMessage;
-    t: number;
-    sse?: SseFields;
-    /** The frame's own text, when it differs from the serialised `msg`. */
-    text?: string;
-    /** What the client answered in the recording, if it did. */
-    answer?: { msg: JsonRpcMessage; t: number };
-  }
-  | { kind: "raw"; text: string; t: number; sse?: SseFields }
-  | { kind: "sse-event"; data: string; t: number; sse: SseFields };
-
-/** A client request or notification and what the server did about it. */
-export interface Trigger {
-  /** Position in the session, for reports. */
-  index: number;
-  /** Cassette line of the client message. */
-  line: number;
-  /** The client message: in memory, or read back from the cassette file. */
-  request: HeldMessage;
-  key: RequestKey;
-  t: number;
-  isRequest: boolean;
-  /** Server messages before the response (or, for a notification, all of them). */
-  steps: Step[];
-  /** The recorded response (result or error); undefined when never answered. */
-  response?: RecordedFrame;
-  /**
-   * The client gave up on this request in the recording (cancelled it, or
-   * closed its HTTP exchange), so a missing answer is what was recorded.
-   */
-  cancelled?: boolean;
-  /**
-   * False for a request that cannot change the server's state: a list, a
-   * read, a ping, or a call of a tool the recorded `tools/list` marks
-   * `readOnlyHint: true` (see ../match/answer_book.ts, causal order).
-   */
-  changesState?: boolean;
-  /** Server messages after the response that no later client message explains. */
-  after: Step[];
-  /** The HTTP exchange number, when recorded over HTTP. */
-  x?: number;
-  /** That exchange: how its response came and ended (HTTP replay answers the same way). */
-  exchange?: RecordedExchange;
-  /** Set when `new_episodes` appended this trigger. */
-  appended?: boolean;
-}
-
-/** A recorded server frame: its message, and its own text where that differs from the serialised message. */
-export interface RecordedFrame {
-  msg: JsonRpcMessage;
-  t: number;
-  sse?: SseFields;
-  text?: string;
-}
+export type { RecordedFrame, Step, Trigger } from "./trigger.ts";
+import type { RecordedFrame, Step, Trigger } from "./trigger.ts";
 
 /** One client session of the recording. */
 export interface RecordedSession {
@@ -125,6 +69,8 @@ class SessionBuilder {
   #byExchange = new Map<number, Trigger>();
   #serverRequests = new Map<string, Extract<Step, { kind: "server-request" }>>();
   #last: Trigger | undefined;
+  /** Where this session's disk triggers keep their numbers, made at the first. */
+  #columns: DiskColumns | undefined;
 
   /**
    * `oneStream`: HTTP+SSE carries everything on the session's one GET stream,
@@ -171,26 +117,31 @@ class SessionBuilder {
     }
     if (kind !== "request" && kind !== "notification") return;
     if (msg.method === "notifications/cancelled") this.#noteCancelled(msg);
-    const place = this.store && framePlace(entry);
-    const line = entry.line ?? 0;
-    const request = place ? new DiskText(this.store!, place, line) : { msg };
-    const trigger: Trigger = {
-      index: this.session.triggers.length,
-      line,
-      request,
-      key: requestKey(msg, this.options, request),
-      t: entry.t,
-      isRequest: kind === "request",
-      steps: NO_STEPS,
-      after: NO_STEPS,
-      x: entry.x,
-      appended: entry.appended,
-    };
+    const trigger = this.#trigger(entry, msg, kind === "request");
     this.reads.mark(trigger);
     this.session.triggers.push(trigger);
     this.#last = trigger;
     if (trigger.isRequest) this.#open.set(idKey(msg.id), trigger);
     if (entry.x !== undefined) this.#byExchange.set(entry.x, trigger);
+  }
+
+  #trigger(entry: MessageEntry & { line?: number }, msg: JsonRpcMessage, isRequest: boolean) {
+    const fields = {
+      index: this.session.triggers.length,
+      line: entry.line ?? 0,
+      t: entry.t,
+      x: entry.x,
+      appended: entry.appended,
+    };
+    const place = this.store && framePlace(entry);
+    if (place) {
+      this.#columns ??= new DiskColumns(this.store!, this.options);
+      const key = requestKey(msg, this.options);
+      return DiskTrigger.of(this.#columns, place, fields, key, isRequest, NO_STEPS);
+    }
+    const request = { msg };
+    const key = requestKey(msg, this.options, request);
+    return { ...fields, request, key, isRequest, steps: NO_STEPS, after: NO_STEPS } as Trigger;
   }
 
   #noteCancelled(msg: JsonRpcMessage) {
@@ -208,11 +159,15 @@ class SessionBuilder {
       const trigger = this.#open.get(idKey(msg.id));
       if (trigger) {
         const place = this.store && framePlace(entry);
-        trigger.response = place
-          ? new DiskFrame(this.store!, place, entry.line ?? 0, entry.t, entry.sse)
-          : this.compact && text !== undefined
-          ? new TextFrame(text, entry.t, entry.sse)
-          : withText({ msg, t: entry.t, sse: entry.sse }, text);
+        if (place && trigger instanceof DiskTrigger) {
+          trigger.answeredAt(place, entry.line ?? 0, entry.t, entry.sse);
+        } else {
+          trigger.response = place
+            ? new DiskFrame(this.store!, place, entry.line ?? 0, entry.t, entry.sse)
+            : this.compact && text !== undefined
+            ? new TextFrame(text, entry.t, entry.sse)
+            : withText({ msg, t: entry.t, sse: entry.sse }, text);
+        }
         this.#open.delete(idKey(msg.id));
         this.reads.answered(trigger);
         return;

@@ -6,7 +6,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { AnswerBook } from "../../src/match/answer_book.ts";
 import { diagnoseMiss } from "../../src/match/diagnose.ts";
-import { normaliseParams, requestKey } from "../../src/match/fingerprint.ts";
+import { keyHash, normaliseParams, requestKey } from "../../src/match/fingerprint.ts";
 import type { JsonRpcMessage } from "../../src/jsonrpc.ts";
 
 const call = (name: string, args: unknown, extra: Record<string, unknown> = {}): JsonRpcMessage =>
@@ -141,4 +141,31 @@ test('a key named "__proto__" is part of the key, like any other (outside Deno, 
     JSON.stringify(normaliseParams(message('{"__proto__":{"x":1},"_meta":1}'))),
     '{"a":{"__proto__":{"x":1}}}',
   );
+});
+
+test("two keys with one hash are told apart: each takes its own answers, a third with it misses", () => {
+  // FNV-1a gives these two calls one 32-bit hash (found by search); the book
+  // indexes by the hash and must confirm each hit by the key itself.
+  const first = requestKey(call("echo", { n: 8899 }));
+  const second = requestKey(call("echo", { n: 382016 }));
+  assert.equal(keyHash(first.key), keyHash(second.key), "the two keys share a hash");
+  assert.notEqual(first.key, second.key);
+  // Reads (they change no state), so that each key's answers come in recorded order.
+  const items = [
+    { key: first, changesState: false, answer: "first-1" },
+    { key: second, changesState: false, answer: "second-1" },
+    { key: first, changesState: false, answer: "first-2" },
+    { key: second, changesState: false, answer: "second-2" },
+  ];
+  const book = new AnswerBook(items);
+  assert.equal(book.take(second)?.item.answer, "second-1");
+  assert.equal(book.take(first)?.item.answer, "first-1");
+  assert.equal(book.take(second)?.item.answer, "second-2");
+  assert.equal(book.take(first)?.item.answer, "first-2");
+  assert.equal(book.take(first)?.kind, "repeat");
+  // Only the first key recorded: the second, hash and all, is a miss.
+  const alone = new AnswerBook([{ key: first, changesState: false, answer: "first" }]);
+  assert.equal(alone.has(second), false);
+  assert.equal(alone.take(second), undefined);
+  assert.equal(alone.take(first)?.item.answer, "first");
 });

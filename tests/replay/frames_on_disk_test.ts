@@ -218,3 +218,69 @@ test("the CLI replay stops with exit 2 and one line when its cassette changes un
   assert.equal(stderr.trim().split("\n").length, 1, stderr);
   assert.doesNotMatch(stdout, /plain 10[45]/);
 });
+
+test("keys held as hashes: two calls with one hash, and one call recorded around a write, answer as recorded", async () => {
+  // echo {n: 8899} and echo {n: 382016} have one FNV-1a hash; the book
+  // confirms each hit by rebuilding the recorded key from the file.
+  const echo = (n: number, id: number) =>
+    `{"jsonrpc":"2.0","id":${id},"method":"tools/call","params":{"name":"echo","arguments":{"n":${n}}}}`;
+  const write = (id: number) =>
+    `{"jsonrpc":"2.0","id":${id},"method":"tools/call","params":{"name":"write","arguments":{}}}`;
+  const answer = (id: number, text: string) =>
+    `{"jsonrpc":"2.0","id":${id},"result":{"content":[{"type":"text","text":"${text}"}]}}`;
+  const lines = [
+    HEADER,
+    `{"type":"session","t":0,"session":"default","event":"start"}`,
+    messageLine("c2s", 1, INITIALIZE),
+    messageLine(
+      "s2c",
+      2,
+      `{"jsonrpc":"2.0","id":"init","result":{"protocolVersion":"2025-11-25","capabilities":{"tools":{}},"serverInfo":{"name":"test-server","version":"1.0.0"}}}`,
+    ),
+    messageLine("c2s", 3, INITIALIZED),
+    messageLine("c2s", 4, echo(382016, 1)),
+    messageLine("s2c", 5, answer(1, "before the write")),
+    messageLine("c2s", 6, write(2)),
+    messageLine("s2c", 7, answer(2, "written")),
+    messageLine("c2s", 8, echo(382016, 3)),
+    messageLine("s2c", 9, answer(3, "after the write")),
+  ];
+  // Padding calls, so that the file is streamed rather than read whole.
+  for (let i = 0; i < CALLS; i++) {
+    lines.push(messageLine("c2s", 10 + 2 * i, callText(i, 100 + i)));
+    lines.push(
+      messageLine("s2c", 11 + 2 * i, answerText(i).replace(`"id":${i},`, `"id":${100 + i},`)),
+    );
+  }
+  lines.push(messageLine("c2s", 9000, echo(8899, 4)));
+  lines.push(messageLine("s2c", 9001, answer(4, "the other key")));
+  const file = path.join(tempDir(), "hashes.cassette.jsonl");
+  writeFileSync(file, lines.join("\n") + "\n");
+  assert.ok(readFileSync(file).length > 16 << 10, "the cassette must be streamed, not read whole");
+  const child = spawn(CLI[0], [...CLI.slice(1), "replay", "-q", file], {
+    stdio: ["pipe", "pipe", "inherit"],
+  });
+  const texts: string[] = [];
+  let buffered = "";
+  const asked = [echo(8899, 11), echo(382016, 12), write(13), echo(382016, 14)];
+  const all = new Promise<void>((resolve) => {
+    child.stdout.setEncoding("utf8");
+    child.stdout.on("data", (chunk: string) => {
+      buffered += chunk;
+      for (let cut = buffered.indexOf("\n"); cut !== -1; cut = buffered.indexOf("\n")) {
+        texts.push(buffered.slice(0, cut));
+        buffered = buffered.slice(cut + 1);
+        if (texts.length === asked.length + 1) resolve();
+        else if (texts.length > 1) child.stdin.write(asked[texts.length - 1] + "\n");
+      }
+    });
+  });
+  child.stdin.write([INITIALIZE, INITIALIZED, asked[0]].join("\n") + "\n");
+  await all;
+  child.stdin.end();
+  await new Promise((resolve) => child.on("exit", resolve));
+  const said = texts.slice(1).map((text) =>
+    (JSON.parse(text) as { result?: { content: { text: string }[] } }).result?.content[0].text
+  );
+  assert.deepEqual(said, ["the other key", "before the write", "written", "after the write"]);
+});
