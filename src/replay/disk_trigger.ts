@@ -1,20 +1,21 @@
 /**
- * A recorded request left in the cassette file, held in a few small numbers.
+ * A recorded request left in the cassette file, held as a row of numbers.
  *
  * A streaming replay of a large cassette holds one of these per recorded
- * request. What each holds is what V8 keeps without a heap object of its
- * own: small integers, `undefined`, and pointers to objects shared by many
- * triggers. The request's text and its answer's text stay in the file
- * (../cassette/frame_store.ts); their byte ranges, checks and times are in
- * one typed array per session ({@linkcode DiskColumns}), outside the
- * JavaScript heap; the key is held as its hash (../match/book_index.ts), and
- * its text is built again from the request when read.
+ * request, and each is three fields: its session's {@linkcode DiskColumns},
+ * its row there, and its index. Everything else is in the row, in typed
+ * arrays outside the JavaScript heap: where its request and answer lie in
+ * the file (../cassette/frame_store.ts), their checks and times, where its
+ * key's bytes are (./key_arena.ts), the key's hash (../match/book_index.ts),
+ * its method and target as a shared shape, and its flags. What few triggers
+ * have (steps, an exchange, an answer that could not be placed) is in maps
+ * by row.
  *
- * Why so lean: a 100,000-call cassette's triggers as objects with a string
- * key, a key object and frame objects each took 690 bytes of heap, and
- * because all of it was made while the file was read and all of it lived,
- * V8 grew its young generation to 52 MB on top (each collection copied
- * every survivor, and many survivors make V8 grow that space).
+ * Why so lean: V8 grows its young generation when many of the objects it
+ * collects survive, and a replay reading its cassette makes objects that all
+ * survive. A 100,000-call cassette's triggers as objects with a key string,
+ * a key object and frame objects took 690 bytes each, and the young
+ * generation grew to 52 MB on top of them.
  *
  * @module
  */
@@ -24,20 +25,46 @@ import type { Json } from "../jsonrpc.ts";
 import { hashOf, requestKey } from "../match/fingerprint.ts";
 import type { FingerprintOptions, HeldMessage, RequestKey } from "../match/fingerprint.ts";
 import type { RecordedExchange } from "./http/exchanges.ts";
+import type { KeyArena } from "./key_arena.ts";
 import { DiskFrame, DiskText } from "./text_frame.ts";
+import { NO_STEPS } from "./trigger.ts";
 import type { RecordedFrame, Step, Trigger } from "./trigger.ts";
 
-/** Per trigger, in {@linkcode DiskColumns}: where its frames lie, and when they were recorded. */
+// Float64 columns: file offsets past 2 GiB stay exact, and times are fractions.
 const T = 0;
 const START = 1;
-const END = 2;
-const CHECK = 3;
-const ANSWER_START = 4;
-const ANSWER_END = 5;
-const ANSWER_CHECK = 6;
-const ANSWER_LINE = 7;
-const ANSWER_T = 8;
-const STRIDE = 9;
+const ANSWER_START = 2;
+const ANSWER_T = 3;
+const KEY_START = 4;
+const WIDE = 5;
+// Int32 columns.
+const LINE = 0;
+const LENGTH = 1;
+const CHECK = 2;
+const ANSWER_LENGTH = 3;
+const ANSWER_CHECK = 4;
+const ANSWER_LINE = 5;
+const KEY_LENGTH = 6;
+const HASH = 7;
+const SHAPE = 8;
+const FLAGS = 9;
+const X = 10;
+const NARROW = 11;
+/**
+ * Rows per page of columns. Pages, not one array doubled: at 500,000 rows
+ * the doubling left up to half the array unused, and each copy held the
+ * old array and the new one at once.
+ */
+const PAGE_BITS = 10;
+const PAGE_ROWS = 1 << PAGE_BITS;
+
+const IS_REQUEST = 1;
+const APPENDED = 2;
+const CANCELLED = 4;
+const READ_ONLY = 8;
+const MAY_CHANGE = 16;
+/** X of a trigger recorded on no HTTP exchange. */
+const NO_EXCHANGE = -1;
 
 /** A method and its target, shared by every trigger of that pair. */
 interface KeyShape {
@@ -45,183 +72,275 @@ interface KeyShape {
   readonly name: string | undefined;
 }
 
-/**
- * One session's disk triggers' numbers, in one growing Float64Array (file
- * offsets past 2 GiB stay exact), and what they all share.
- */
+/** What a new row is made from. */
+interface RowFields {
+  line: number;
+  t: number;
+  x?: number;
+  appended?: boolean;
+  isRequest: boolean;
+}
+
+/** One session's disk triggers: their rows, and what they share. */
 export class DiskColumns {
-  #values = new Float64Array(STRIDE * 64);
+  readonly #wide: Float64Array[] = [];
+  readonly #narrow: Int32Array[] = [];
   #count = 0;
-  #shapes = new Map<string, KeyShape>();
+  readonly #shapes: KeyShape[] = [];
+  readonly #shapeIds = new Map<string, number>();
+  /** What few rows have, by row. */
+  readonly steps = new Map<number, Step[]>();
+  readonly after = new Map<number, Step[]>();
+  readonly held = new Map<number, RecordedFrame>();
+  readonly answerSse = new Map<number, SseFields>();
+  readonly exchanges = new Map<number, RecordedExchange>();
+  /** Keys the arena could not take, as strings. */
+  readonly keyTexts = new Map<number, string>();
 
   constructor(
     readonly store: FrameStore,
+    readonly keys: KeyArena,
     readonly options: FingerprintOptions,
   ) {}
 
-  /** A new row, for a request at `place` recorded at `t`; no answer yet. */
-  add(place: FramePlace, t: number): number {
-    if ((this.#count + 1) * STRIDE > this.#values.length) {
-      const bigger = new Float64Array(this.#values.length * 2);
-      bigger.set(this.#values);
-      this.#values = bigger;
-    }
+  /** A new row for a request at `place` keyed `key`; no answer yet. */
+  add(place: FramePlace, key: RequestKey, fields: RowFields): number {
     const row = this.#count++;
-    this.set(row, T, t);
-    this.set(row, START, place.start);
-    this.set(row, END, place.end);
-    this.set(row, CHECK, place.check);
-    this.set(row, ANSWER_START, -1);
+    if ((row & (PAGE_ROWS - 1)) === 0) {
+      this.#wide.push(new Float64Array(PAGE_ROWS * WIDE));
+      this.#narrow.push(new Int32Array(PAGE_ROWS * NARROW));
+    }
+    this.setWide(row, T, fields.t);
+    this.setWide(row, START, place.start);
+    this.setNarrow(row, LENGTH, place.end - place.start);
+    this.setWide(row, ANSWER_START, -1);
+    this.setNarrow(row, LINE, fields.line);
+    this.setNarrow(row, CHECK, place.check);
+    this.setNarrow(row, HASH, hashOf(key));
+    this.setNarrow(row, SHAPE, this.#shape(key.method, key.name));
+    this.setNarrow(row, X, fields.x ?? NO_EXCHANGE);
+    this.setNarrow(
+      row,
+      FLAGS,
+      (fields.isRequest ? IS_REQUEST : 0) | (fields.appended ? APPENDED : 0),
+    );
+    const span = this.keys.add(key.key);
+    if (span) {
+      this.setWide(row, KEY_START, span.start);
+      this.setNarrow(row, KEY_LENGTH, span.length);
+    } else {
+      this.setNarrow(row, KEY_LENGTH, -1);
+      this.keyTexts.set(row, key.key);
+    }
     return row;
   }
 
-  /** Value `column` of `row`. */
-  get(row: number, column: number): number {
-    return this.#values[row * STRIDE + column];
+  /** Float64 column `column` of `row`. */
+  wide(row: number, column: number): number {
+    return this.#wide[row >> PAGE_BITS][(row & (PAGE_ROWS - 1)) * WIDE + column];
   }
 
-  /** Sets value `column` of `row`. */
-  set(row: number, column: number, value: number): void {
-    this.#values[row * STRIDE + column] = value;
+  /** Sets Float64 column `column` of `row`. */
+  setWide(row: number, column: number, value: number): void {
+    this.#wide[row >> PAGE_BITS][(row & (PAGE_ROWS - 1)) * WIDE + column] = value;
   }
 
-  /** The one shape of this method and target (a tool's name is held once, not per call). */
-  shape(method: string, name: string | undefined): KeyShape {
+  /** Int32 column `column` of `row`. */
+  narrow(row: number, column: number): number {
+    return this.#narrow[row >> PAGE_BITS][(row & (PAGE_ROWS - 1)) * NARROW + column];
+  }
+
+  /** Sets Int32 column `column` of `row`. */
+  setNarrow(row: number, column: number, value: number): void {
+    this.#narrow[row >> PAGE_BITS][(row & (PAGE_ROWS - 1)) * NARROW + column] = value;
+  }
+
+  /** The shape of `row`'s key. */
+  shapeOf(row: number): KeyShape {
+    return this.#shapes[this.narrow(row, SHAPE)];
+  }
+
+  /** `row`'s key text, from the arena (or the map of those it could not take). */
+  keyText(row: number): string {
+    const length = this.narrow(row, KEY_LENGTH);
+    return length < 0 ? this.keyTexts.get(row)! : this.keys.text(this.wide(row, KEY_START), length);
+  }
+
+  #shape(method: string, name: string | undefined): number {
     const id = name === undefined ? method : `${method} ${name}`;
-    let shape = this.#shapes.get(id);
-    if (!shape) this.#shapes.set(id, shape = { method, name });
-    return shape;
+    let at = this.#shapeIds.get(id);
+    if (at === undefined) {
+      this.#shapeIds.set(id, at = this.#shapes.length);
+      this.#shapes.push({ method, name });
+    }
+    return at;
   }
 }
 
-/**
- * A key whose text is built again from its request each time it is read:
- * only a hit in the answer book (to confirm it) and a miss diagnosis read it.
- */
+/** A key read from its row: the text from the key arena, the params from the request. */
 class DiskKey implements RequestKey {
   readonly method: string;
   readonly name: string | undefined;
 
   constructor(
-    shape: KeyShape,
-    readonly hash: number,
+    private readonly columns: DiskColumns,
+    private readonly row: number,
     private readonly source: HeldMessage,
-    private readonly options: FingerprintOptions,
   ) {
+    const shape = columns.shapeOf(row);
     this.method = shape.method;
     this.name = shape.name;
   }
 
-  get key(): string {
-    return requestKey(this.source.msg, this.options).key;
+  get hash(): number {
+    return this.columns.narrow(this.row, HASH);
   }
 
+  get key(): string {
+    return this.columns.keyText(this.row);
+  }
+
+  /** Only a miss diagnosis reads them: built from the request, read back from the file. */
   get params(): Json {
-    return requestKey(this.source.msg, this.options).params;
+    return requestKey(this.source.msg, this.columns.options).params;
   }
 }
 
 /**
- * A trigger read back from the cassette file. Its fields are plain
+ * A trigger whose fields live in its row. Its own fields are plain
  * properties, not `#private` ones: a copy made with the same prototype
  * (`reindexed`, for the stateless era's merged sessions) must carry them.
  */
 export class DiskTrigger implements Trigger {
-  steps: Step[];
-  after: Step[];
-  cancelled?: boolean = undefined;
-  changesState?: boolean = undefined;
-  exchange?: RecordedExchange = undefined;
-  /** An answer that could not be placed in the file, held as its object. */
-  private held: RecordedFrame | undefined = undefined;
-  /** The placed answer's SSE framing, if it had one. */
-  private answerSse: SseFields | undefined = undefined;
-
   constructor(
-    public index: number,
-    readonly line: number,
-    readonly isRequest: boolean,
-    readonly x: number | undefined,
-    readonly appended: boolean | undefined,
     private readonly columns: DiskColumns,
     private readonly row: number,
-    private readonly shape: KeyShape,
-    private readonly hash: number,
-    noSteps: Step[],
-  ) {
-    this.steps = noSteps;
-    this.after = noSteps;
-  }
+    public index: number,
+  ) {}
 
-  /** Holds `message`'s trigger: its key is computed once here, then only its hash is kept. */
+  /** A new trigger in `columns`, for a request at `place` keyed `key`. */
   static of(
     columns: DiskColumns,
+    index: number,
     place: FramePlace,
-    fields: { index: number; line: number; t: number; x?: number; appended?: boolean },
     key: RequestKey,
-    isRequest: boolean,
-    noSteps: Step[],
+    fields: RowFields,
   ): DiskTrigger {
-    const row = columns.add(place, fields.t);
-    return new DiskTrigger(
-      fields.index,
-      fields.line,
-      isRequest,
-      fields.x,
-      fields.appended,
-      columns,
-      row,
-      columns.shape(key.method, key.name),
-      hashOf(key),
-      noSteps,
-    );
+    return new DiskTrigger(columns, columns.add(place, key, fields), index);
+  }
+
+  get line(): number {
+    return this.columns.narrow(this.row, LINE);
   }
 
   get t(): number {
-    return this.columns.get(this.row, T);
+    return this.columns.wide(this.row, T);
+  }
+
+  get isRequest(): boolean {
+    return (this.flags() & IS_REQUEST) !== 0;
+  }
+
+  get appended(): boolean | undefined {
+    return (this.flags() & APPENDED) !== 0 ? true : undefined;
+  }
+
+  get x(): number | undefined {
+    const x = this.columns.narrow(this.row, X);
+    return x === NO_EXCHANGE ? undefined : x;
+  }
+
+  get cancelled(): boolean | undefined {
+    return (this.flags() & CANCELLED) !== 0 ? true : undefined;
+  }
+
+  set cancelled(value: boolean | undefined) {
+    this.flag(CANCELLED, value === true);
+  }
+
+  get changesState(): boolean | undefined {
+    const flags = this.flags();
+    return flags & READ_ONLY ? false : flags & MAY_CHANGE ? true : undefined;
+  }
+
+  set changesState(value: boolean | undefined) {
+    this.flag(READ_ONLY, value === false);
+    this.flag(MAY_CHANGE, value === true);
+  }
+
+  get steps(): Step[] {
+    return this.columns.steps.get(this.row) ?? NO_STEPS;
+  }
+
+  set steps(steps: Step[]) {
+    this.columns.steps.set(this.row, steps);
+  }
+
+  get after(): Step[] {
+    return this.columns.after.get(this.row) ?? NO_STEPS;
+  }
+
+  set after(steps: Step[]) {
+    this.columns.after.set(this.row, steps);
+  }
+
+  get exchange(): RecordedExchange | undefined {
+    return this.columns.exchanges.get(this.row);
+  }
+
+  set exchange(exchange: RecordedExchange | undefined) {
+    if (exchange) this.columns.exchanges.set(this.row, exchange);
+    else this.columns.exchanges.delete(this.row);
   }
 
   get request(): DiskText {
     const { columns, row } = this;
-    const place = {
-      start: columns.get(row, START),
-      end: columns.get(row, END),
-      check: columns.get(row, CHECK),
-    };
+    const start = columns.wide(row, START);
+    const end = start + columns.narrow(row, LENGTH);
+    const place = { start, end, check: columns.narrow(row, CHECK) };
     return new DiskText(columns.store, place, this.line);
   }
 
   get key(): RequestKey {
-    return new DiskKey(this.shape, this.hash, this.request, this.columns.options);
+    return new DiskKey(this.columns, this.row, this.request);
   }
 
   get response(): RecordedFrame | undefined {
-    if (this.held) return this.held;
     const { columns, row } = this;
-    const start = columns.get(row, ANSWER_START);
+    const held = columns.held.get(row);
+    if (held) return held;
+    const start = columns.wide(row, ANSWER_START);
     if (start < 0) return undefined;
-    const place = {
-      start,
-      end: columns.get(row, ANSWER_END),
-      check: columns.get(row, ANSWER_CHECK),
-    };
-    const line = columns.get(row, ANSWER_LINE);
-    return new DiskFrame(columns.store, place, line, columns.get(row, ANSWER_T), this.answerSse);
+    const end = start + columns.narrow(row, ANSWER_LENGTH);
+    const place = { start, end, check: columns.narrow(row, ANSWER_CHECK) };
+    const line = columns.narrow(row, ANSWER_LINE);
+    const t = columns.wide(row, ANSWER_T);
+    return new DiskFrame(columns.store, place, line, t, columns.answerSse.get(row));
   }
 
   /** An answer held as an object (one that could not be placed in the file). */
   set response(frame: RecordedFrame | undefined) {
-    this.held = frame;
+    if (frame) this.columns.held.set(this.row, frame);
+    else this.columns.held.delete(this.row);
   }
 
   /** The answer, left in the file at `place`. */
   answeredAt(place: FramePlace, line: number, t: number, sse: SseFields | undefined): void {
     const { columns, row } = this;
-    columns.set(row, ANSWER_START, place.start);
-    columns.set(row, ANSWER_END, place.end);
-    columns.set(row, ANSWER_CHECK, place.check);
-    columns.set(row, ANSWER_LINE, line);
-    columns.set(row, ANSWER_T, t);
-    this.answerSse = sse;
+    columns.setWide(row, ANSWER_START, place.start);
+    columns.setNarrow(row, ANSWER_LENGTH, place.end - place.start);
+    columns.setWide(row, ANSWER_T, t);
+    columns.setNarrow(row, ANSWER_CHECK, place.check);
+    columns.setNarrow(row, ANSWER_LINE, line);
+    if (sse) columns.answerSse.set(row, sse);
+  }
+
+  private flags(): number {
+    return this.columns.narrow(this.row, FLAGS);
+  }
+
+  private flag(bit: number, on: boolean): void {
+    const flags = this.flags();
+    this.columns.setNarrow(this.row, FLAGS, on ? flags | bit : flags & ~bit);
   }
 }

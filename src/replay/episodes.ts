@@ -22,11 +22,13 @@ import type { FingerprintOptions } from "../match/fingerprint.ts";
 import { markReads, ReadMarks } from "./reads.ts";
 import { DiskFrame, TextFrame } from "./text_frame.ts";
 import { DiskColumns, DiskTrigger } from "./disk_trigger.ts";
+import { KeyArena } from "./key_arena.ts";
 import { framePlace } from "../cassette/frame_store.ts";
 import type { FrameStore } from "../cassette/frame_store.ts";
 
 export type { RecordedFrame, Step, Trigger } from "./trigger.ts";
 import type { RecordedFrame, Step, Trigger } from "./trigger.ts";
+import { NO_STEPS } from "./trigger.ts";
 
 /** One client session of the recording. */
 export interface RecordedSession {
@@ -48,9 +50,6 @@ export interface Episodes {
 }
 
 const DEFAULT_SESSION = "default";
-
-/** The steps of a trigger with none (frozen: a list of its own is made at the first step). */
-const NO_STEPS: Step[] = Object.freeze([]) as unknown as Step[];
 
 function asMessage(entry: MessageEntry): JsonRpcMessage {
   return entry.msg as JsonRpcMessage;
@@ -85,6 +84,8 @@ class SessionBuilder {
     private readonly compact = false,
     /** Where placed frames are read back from: requests and answers stay in the file. */
     private readonly store?: FrameStore,
+    /** Where this cassette's disk triggers keep their keys: one for every session. */
+    private readonly keys?: KeyArena,
   ) {
     this.session = { id, triggers: [], opening: [], standalone: [] };
   }
@@ -126,22 +127,25 @@ class SessionBuilder {
   }
 
   #trigger(entry: MessageEntry & { line?: number }, msg: JsonRpcMessage, isRequest: boolean) {
-    const fields = {
-      index: this.session.triggers.length,
-      line: entry.line ?? 0,
-      t: entry.t,
-      x: entry.x,
-      appended: entry.appended,
-    };
+    const index = this.session.triggers.length;
+    const fields = { line: entry.line ?? 0, t: entry.t, x: entry.x, appended: entry.appended };
     const place = this.store && framePlace(entry);
     if (place) {
-      this.#columns ??= new DiskColumns(this.store!, this.options);
+      this.#columns ??= new DiskColumns(this.store!, this.keys!, this.options);
       const key = requestKey(msg, this.options);
-      return DiskTrigger.of(this.#columns, place, fields, key, isRequest, NO_STEPS);
+      return DiskTrigger.of(this.#columns, index, place, key, { ...fields, isRequest });
     }
     const request = { msg };
     const key = requestKey(msg, this.options, request);
-    return { ...fields, request, key, isRequest, steps: NO_STEPS, after: NO_STEPS } as Trigger;
+    return {
+      index,
+      ...fields,
+      request,
+      key,
+      isRequest,
+      steps: NO_STEPS,
+      after: NO_STEPS,
+    } as Trigger;
   }
 
   #noteCancelled(msg: JsonRpcMessage) {
@@ -241,6 +245,7 @@ export class EpisodeBuilder {
   #builders = new Map<string, SessionBuilder>();
   #http = new ExchangeIndexer();
   #reads = new ReadMarks();
+  #keys = new KeyArena();
   /** Every session so far, in the order each first appeared. */
   readonly sessions: RecordedSession[] = [];
 
@@ -267,6 +272,7 @@ export class EpisodeBuilder {
         oneStream,
         this.compact,
         this.store,
+        this.#keys,
       );
       this.#builders.set(id, builder);
       this.sessions.push(builder.session);

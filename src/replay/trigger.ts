@@ -70,3 +70,6 @@ export interface RecordedFrame {
   sse?: SseFields;
   text?: string;
 }
+
+/** The steps of a trigger with none (frozen: a list of its own is made at the first step). */
+export const NO_STEPS: Step[] = Object.freeze([]) as unknown as Step[];

@@ -284,3 +284,43 @@ test("keys held as hashes: two calls with one hash, and one call recorded around
   );
   assert.deepEqual(said, ["the other key", "before the write", "written", "after the write"]);
 });
+
+test("keys the key arena cannot hold (a lone surrogate, one longer than a page takes) still answer", async () => {
+  // Over a page (1 MiB) of key: as ASCII, and as 400,000 three-byte characters.
+  const long = "x".repeat(1_100_000);
+  const wide = "€".repeat(400_000);
+  const calls = [
+    `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"lone\\ud800","arguments":{}}}`,
+    `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"echo","arguments":{"long":"${long}"}}}`,
+    `{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"echo","arguments":{"wide":"${wide}"}}}`,
+    `{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"echo","arguments":{"small":1}}}`,
+  ];
+  const lines = [
+    HEADER,
+    `{"type":"session","t":0,"session":"default","event":"start"}`,
+    messageLine("c2s", 1, INITIALIZE),
+    messageLine(
+      "s2c",
+      2,
+      `{"jsonrpc":"2.0","id":"init","result":{"protocolVersion":"2025-11-25","capabilities":{"tools":{}},"serverInfo":{"name":"test-server","version":"1.0.0"}}}`,
+    ),
+    ...calls.flatMap((call, i) => [
+      messageLine("c2s", 10 + i, call),
+      messageLine("s2c", 20 + i, `{"jsonrpc":"2.0","id":${i + 1},"result":{"n":${i + 1}}}`),
+    ]),
+  ];
+  const file = path.join(tempDir(), "odd-keys.cassette.jsonl");
+  writeFileSync(file, lines.join("\n") + "\n");
+  const engine = await loadedEngine(file);
+  const session = engine.openSession();
+  const answers: unknown[] = [];
+  const outlet = {
+    send: (message: unknown) => (answers.push(message), Promise.resolve()),
+    raw: () => Promise.resolve(),
+    fault: () => Promise.resolve(false),
+  };
+  for (const call of [...calls].reverse()) {
+    await session.receive({ ...JSON.parse(call), id: 100 }, outlet);
+  }
+  assert.deepEqual(answers, [4, 3, 2, 1].map((n) => ({ jsonrpc: "2.0", id: 100, result: { n } })));
+});
