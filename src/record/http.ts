@@ -69,6 +69,11 @@ export interface HttpRecordOptions {
    * `MCP_CASSETTE_HTTP_RECORDER`. For the tests that compare the two.
    */
   engine?: "bytes" | "fetch";
+  /**
+   * Internal: longest a POST waits for its session's GET stream to open on
+   * the byte-level path, in ms (default 1000; ./http_bytes_openings.ts).
+   */
+  holdMs?: number;
 }
 
 /**
