@@ -9,12 +9,13 @@
  *
  * It forwards what MCP clients send most: a POST of JSON-RPC with a
  * Content-Length, and the GET that opens a session's stream, to a plain
- * `http://` upstream that speaks Streamable HTTP. A connection that sends
- * anything else (another GET, a DELETE, a
- * chunked or oversized body, a batch over the cap, `Expect`, an upgrade, a
- * head it cannot read, a Host or Origin to refuse) is handed whole, from
- * that request on, to the fetch-based recorder listening on a loopback port
- * of its own, which answers as it always has.
+ * `http://` upstream that speaks Streamable HTTP; a session's POSTs wait
+ * while its GET stream opens (./http_bytes_openings.ts). A connection that
+ * sends anything else (another GET, a DELETE, a chunked or oversized body, a
+ * batch over the cap, `Expect`, an upgrade, a head it cannot read, a Host or
+ * Origin to refuse) is handed whole, from that request on, to the
+ * fetch-based recorder listening on a loopback port of its own, which
+ * answers as it always has.
  *
  * @module
  */
