@@ -18,6 +18,7 @@
  * @module
  */
 import { untilInterrupted } from "../runtime/signals.ts";
+import { UsageError } from "../errors.ts";
 import { serveLocal } from "../http/serve.ts";
 import { CassetteWriter } from "../cassette/writer.ts";
 import { originFor } from "../http/guard.ts";
@@ -27,18 +28,24 @@ import { runtime } from "../runtime/mod.ts";
 import { Upstream } from "./http_upstream.ts";
 import type { FrameRedactor } from "./stdio.ts";
 
+/** The environment variable that picks the HTTP recorder: `bytes` (the default) or `fetch`. */
+const ENGINE_ENV = "MCP_CASSETTE_HTTP_RECORDER";
+
 /**
- * Which recorder serves, chosen once per recording: the fetch-based one
- * (`Deno.serve` or `node:http`, and `fetch`) unless
- * `MCP_CASSETTE_HTTP_RECORDER=bytes` asks for the byte-level one
- * (./http_bytes.ts), which takes only a plain `http://` upstream with no
- * user name or password in its URL (it speaks no TLS, and would not send
- * them). Opt-in until the conformance suite's sampling and elicitation
- * scenarios are as steady through it as through fetch (docs/http.md).
+ * Which recorder serves, chosen once per recording: the byte-level one
+ * (./http_bytes.ts), which under load costs about what a bare proxy does,
+ * unless `MCP_CASSETTE_HTTP_RECORDER=fetch` asks for the fetch-based one
+ * (`Deno.serve` or `node:http`, and `fetch`). The byte-level one takes only
+ * a plain `http://` upstream with no user name or password in its URL (it
+ * speaks no TLS, and would not send them); any other upstream gets the
+ * fetch-based one whatever was asked.
  */
 function byteLevel(upstream: Upstream, engine: string | undefined): boolean {
+  if (engine !== undefined && engine !== "" && engine !== "bytes" && engine !== "fetch") {
+    throw new UsageError(`${ENGINE_ENV}=${engine} is not a recorder: bytes or fetch`);
+  }
   const { protocol, username, password } = upstream.url;
-  return protocol === "http:" && username === "" && password === "" && engine === "bytes";
+  return protocol === "http:" && username === "" && password === "" && engine !== "fetch";
 }
 
 /** Default cap on a request body, in bytes. */
@@ -66,9 +73,15 @@ export interface HttpRecordOptions {
   requestTimeoutMs?: number;
   /**
    * Internal: which recorder serves (see {@linkcode byteLevel}); default from
-   * `MCP_CASSETTE_HTTP_RECORDER`. For the tests that compare the two.
+   * `MCP_CASSETTE_HTTP_RECORDER`, else the byte-level one. For the tests
+   * that compare the two.
    */
   engine?: "bytes" | "fetch";
+  /**
+   * Internal: longest a POST waits for its session's GET stream to open on
+   * the byte-level path, in ms (default 1000; ./http_bytes_openings.ts).
+   */
+  holdMs?: number;
 }
 
 /**
@@ -81,14 +94,15 @@ export interface HttpRecordOptions {
  */
 export async function recordHttp(options: HttpRecordOptions): Promise<number> {
   const upstream = new Upstream(options.url);
+  // Decided before the cassette is opened: a bad value leaves no file behind.
+  const bytes = byteLevel(upstream, options.engine ?? runtime.env(ENGINE_ENV));
   const writer = await CassetteWriter.open(options.output, { followSymlink: options.force });
   const active = new HttpRecorder(writer, upstream, {
     redactor: options.redactor,
     log: options.log,
     maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
   });
-  const engine = options.engine ?? runtime.env("MCP_CASSETTE_HTTP_RECORDER");
-  const local = byteLevel(upstream, engine)
+  const local = bytes
     ? await serveBytes(active, { ...options, maxBodyBytes: active.settings.maxBodyBytes })
     : await serveLocal({
       listen: options.listen,

@@ -9,12 +9,13 @@
  *
  * It forwards what MCP clients send most: a POST of JSON-RPC with a
  * Content-Length, and the GET that opens a session's stream, to a plain
- * `http://` upstream that speaks Streamable HTTP. A connection that sends
- * anything else (another GET, a DELETE, a
- * chunked or oversized body, a batch over the cap, `Expect`, an upgrade, a
- * head it cannot read, a Host or Origin to refuse) is handed whole, from
- * that request on, to the fetch-based recorder listening on a loopback port
- * of its own, which answers as it always has.
+ * `http://` upstream that speaks Streamable HTTP; a session's POSTs wait
+ * while its GET stream opens (./http_bytes_openings.ts). A connection that
+ * sends anything else (another GET, a DELETE, a chunked or oversized body, a
+ * batch over the cap, `Expect`, an upgrade, a head it cannot read, a Host or
+ * Origin to refuse) is handed whole, from that request on, to the
+ * fetch-based recorder listening on a loopback port of its own, which
+ * answers as it always has.
  *
  * @module
  */
@@ -24,14 +25,14 @@ import { serveLocal } from "../http/serve.ts";
 import type { LocalServer } from "../http/serve.ts";
 import { checkHostAndOrigin, exposureWarning, parseListen } from "../http/guard.ts";
 import type { ListenAddress } from "../http/guard.ts";
-import { mediaType } from "../http/headers.ts";
-import { MAX_BATCH_SIZE } from "../jsonrpc.ts";
-import { ByteReader, HeadFields, latin1Bytes } from "./http1.ts";
+import { ByteReader, latin1Bytes } from "./http1.ts";
 import type { Head } from "./http1.ts";
 import { concat, forwardBytes, upstreamFailed } from "./http_bytes_exchange.ts";
 import type { ClientSide, UpstreamLink } from "./http_bytes_exchange.ts";
+import { StreamOpenings } from "./http_bytes_openings.ts";
+import { headForUpstream, planOf, readBody } from "./http_bytes_plan.ts";
+import type { Plan } from "./http_bytes_plan.ts";
 import type { ClientBody } from "./http_exchange.ts";
-import { parseJson } from "./http_messages.ts";
 import type { HttpRecorder } from "./http_recorder.ts";
 
 /** What {@linkcode serveBytes} needs. */
@@ -41,6 +42,8 @@ export interface ByteServeOptions {
   requestTimeoutMs?: number;
   maxBodyBytes: number;
   log?: (line: string) => void;
+  /** Longest a POST waits for its session's GET stream to open, in ms (./http_bytes_openings.ts). */
+  holdMs?: number;
 }
 
 /** The byte-level recorder, listening. */
@@ -51,27 +54,7 @@ export interface ByteServer {
 }
 
 const MAX_HEAD_BYTES = 16 * 1024;
-/** Request headers not sent on: hop-by-hop ones, and what the proxy sets itself. */
-const NOT_FORWARDED = new Set([
-  "host",
-  "connection",
-  "keep-alive",
-  "proxy-connection",
-  "te",
-  "trailer",
-  "upgrade",
-  "accept-encoding",
-]);
 const TIMEOUT_TEXT = "Request Timeout: the request body did not arrive in time\n";
-
-/** A request the forwarding path takes: where it goes, and its body's length. */
-interface Plan {
-  url: { pathname: string; search: string };
-  target: string;
-  length: number;
-  clientCloses: boolean;
-  headers: HeadFields;
-}
 
 /** Shared by the connections of one server. */
 interface Shared {
@@ -81,6 +64,7 @@ interface Shared {
   fallback: ListenAddress;
   upstreamHost: { hostname: string; port: number };
   cut: number;
+  openings: StreamOpenings;
 }
 
 /** Starts the byte-level recorder, with the fetch-based one behind it for the rest. */
@@ -109,6 +93,7 @@ export async function serveBytes(
       port: Number(url.port || 80),
     },
     cut: 0,
+    openings: new StreamOpenings(options.holdMs),
   };
   const connections = new Set<Connection>();
   const running = new Set<Promise<void>>();
@@ -152,68 +137,6 @@ export async function serveBytes(
       await fallback.close();
     },
   };
-}
-
-/** What the forwarding path takes; undefined hands the connection to the fetch-based path. */
-function planOf(head: Head, shared: Shared): Plan | undefined {
-  const [method, target, version] = head.start;
-  const isGet = method === "GET";
-  if (method !== "POST" && !isGet) return undefined;
-  if (version !== "HTTP/1.1" || !shared.recorder.streamable) return undefined;
-  if (target[0] !== "/" || target[1] === "/" || target.startsWith("/.well-known/")) {
-    return undefined;
-  }
-  const headers = new HeadFields(head);
-  const length = headers.get("content-length") ?? (isGet ? "0" : null);
-  if (length === null || !/^\d+$/.test(length)) return undefined;
-  if (Number(length) > shared.options.maxBodyBytes) return undefined;
-  for (const name of ["transfer-encoding", "expect", "upgrade"]) {
-    if (headers.get(name) !== null) return undefined;
-  }
-  // A GET is taken when it opens a Streamable HTTP session's stream (with
-  // its session id; without one it may open an HTTP+SSE session, whose
-  // endpoint event the fetch-based path rewrites) and has no body. Handed
-  // on, it reached the upstream through two more hops, after a POST the
-  // client sent later, whose server-to-client requests the upstream then
-  // dropped for want of the stream they go on (see docs/http.md).
-  const opensStream = headers.get("mcp-session-id") !== null && Number(length) === 0 &&
-    (headers.get("accept") ?? "").includes("text/event-stream");
-  if (isGet && !opensStream) return undefined;
-  if (!isGet && mediaType(headers.get("content-type")) !== "application/json") return undefined;
-  const query = target.indexOf("?");
-  const url = query < 0
-    ? { pathname: target, search: "" }
-    : { pathname: target.slice(0, query), search: target.slice(query) };
-  const to = shared.recorder.upstream.target(target);
-  const upstreamTarget = typeof to === "string"
-    ? to.slice(shared.recorder.upstream.origin.length)
-    : to.pathname + to.search;
-  return {
-    url,
-    target: upstreamTarget,
-    length: Number(length),
-    clientCloses: /close/i.test(headers.get("connection") ?? ""),
-    headers,
-  };
-}
-
-/** A POST's JSON body as the recording takes it; undefined hands it to the fetch-based path. */
-function readBody(body: Uint8Array): ClientBody | undefined {
-  const text = new TextDecoder().decode(body);
-  const parsed = parseJson(text);
-  const tooMany = Array.isArray(parsed) && parsed.length > MAX_BATCH_SIZE;
-  return parsed === undefined || tooMany ? undefined : { body, text, parsed };
-}
-
-/** The request's head as the upstream gets it. */
-function headForUpstream(head: Head, plan: Plan, host: string): Uint8Array {
-  let text = `${head.start[0]} ${plan.target} HTTP/1.1\r\nhost: ${host}\r\n`;
-  for (const [name, value] of head.fields) {
-    const lower = name.toLowerCase();
-    if (NOT_FORWARDED.has(lower) || lower.startsWith("proxy-")) continue;
-    text += `${name}: ${value}\r\n`;
-  }
-  return latin1Bytes(text + "\r\n");
 }
 
 /** One client connection, and its upstream connection while it has one. */
@@ -266,20 +189,31 @@ class Connection {
       if (head === undefined) return;
       const plan = typeof head === "object" ? this.#plan(head) : undefined;
       if (typeof head !== "object" || !plan) return await this.#handOff();
-      if (!await this.#bodyIn(head, head.length + plan.length)) return;
-      const body = this.#reader.buffered.subarray(head.length, head.length + plan.length);
-      // A GET has no body, as the fetch-based path reads it (readClientBody).
-      const read = head.start[0] === "GET" ? { text: "" } : readBody(body);
-      if (!read || !await this.#connect()) return await this.#handOff();
-      this.#gone = undefined;
-      const after = await this.#exchange(head, plan, body, read, side);
-      if (after !== "keep" || plan.clientCloses) return;
+      // Read, the GET counts as sent: its session's POSTs read after it wait for its head.
+      const opened = plan.opensStreamOf === undefined
+        ? undefined
+        : this.#shared.openings.open(plan.opensStreamOf);
+      try {
+        if (!await this.#bodyIn(head, head.length + plan.length)) return;
+        const body = this.#reader.buffered.subarray(head.length, head.length + plan.length);
+        // A GET has no body, as the fetch-based path reads it (readClientBody).
+        const read = head.start[0] === "GET" ? { text: "" } : readBody(body);
+        if (!read || !await this.#connect()) {
+          opened?.();
+          return await this.#handOff();
+        }
+        this.#gone = undefined;
+        const after = await this.#exchange(head, plan, body, read, side, opened);
+        if (after !== "keep" || plan.clientCloses) return;
+      } finally {
+        opened?.();
+      }
     }
   }
 
   /** A request the forwarding path takes, once Host and Origin are seen to be fine. */
   #plan(head: Head): Plan | undefined {
-    const plan = planOf(head, this.#shared);
+    const plan = planOf(head, this.#shared.recorder, this.#shared.options.maxBodyBytes);
     if (!plan) return undefined;
     return checkHostAndOrigin(plan, this.#shared.bound) ? undefined : plan;
   }
@@ -290,22 +224,26 @@ class Connection {
     bodyBytes: Uint8Array,
     body: ClientBody,
     side: ClientSide,
+    opened: (() => void) | undefined,
   ): Promise<"keep" | "close"> {
-    const { recorder } = this.#shared;
+    const { recorder, openings } = this.#shared;
     const request = { method: head.start[0], headers: plan.headers };
     const client = recorder.open(request, plan.url, body);
     recorder.recordRequest(client);
+    // Recorded as it came; sent on once its session's stream is open.
+    const held = opened ? undefined : openings.settled(plan.headers.get("mcp-session-id"));
+    if (held) await held;
     const bytes = concat([
       headForUpstream(head, plan, recorder.upstream.url.host),
       bodyBytes,
     ]);
     this.#reader.take(head.length + plan.length);
-    let after = await forwardBytes(recorder, client, side, this.#up!, bytes);
+    let after = await forwardBytes(recorder, client, side, this.#up!, bytes, opened);
     if (after === "retry") {
       // The kept-alive connection had been closed by the upstream: once more on a new one.
       this.#dropUpstream();
       after = await this.#connect()
-        ? await forwardBytes(recorder, client, side, this.#up!, bytes)
+        ? await forwardBytes(recorder, client, side, this.#up!, bytes, opened)
         : await upstreamFailed(recorder, client, side, "could not be reached again");
     }
     if (after !== "keep") this.#dropUpstream();

@@ -74,13 +74,17 @@ function headForClient(recorder: HttpRecorder, head: Head, raw: Uint8Array): Uin
   return changed ? latin1Bytes(lines.join("\r\n") + "\r\n\r\n") : raw;
 }
 
-/** Sends the request up and relays its answer down, recording both. */
+/**
+ * Sends the request up and relays its answer down, recording both;
+ * `onHead` is called once the answer's final head is in.
+ */
 export async function forwardBytes(
   recorder: HttpRecorder,
   client: ClientRequest,
   side: ClientSide,
   up: UpstreamLink,
   request: Uint8Array,
+  onHead?: () => void,
 ): Promise<After | "retry"> {
   // On disk before a byte goes up (with every other request of this turn).
   await recorder.flushed().catch(() => {});
@@ -121,6 +125,7 @@ export async function forwardBytes(
     }
     head = next;
   }
+  onHead?.();
   const rawHead = up.reader.take(head.length);
   const headers = new HeadFields(head);
   const recording = {
