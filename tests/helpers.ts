@@ -46,6 +46,29 @@ function removeMadeDirs(): void {
   madeDirs.clear();
 }
 
+/** A client's `initialize` request as the tests send it (2025-11-25, no capabilities), from `client`. */
+export function initializeRequest(id: number | string = 1, client = "t"): {
+  jsonrpc: "2.0";
+  id: number | string;
+  method: "initialize";
+  params: {
+    protocolVersion: string;
+    capabilities: object;
+    clientInfo: { name: string; version: string };
+  };
+} {
+  return {
+    jsonrpc: "2.0",
+    id,
+    method: "initialize",
+    params: {
+      protocolVersion: "2025-11-25",
+      capabilities: {},
+      clientInfo: { name: client, version: "1" },
+    },
+  };
+}
+
 /**
  * A fresh temporary directory, removed with all it holds once the test file
  * is done (or the script that made it exits). Under `deno test` an `after`

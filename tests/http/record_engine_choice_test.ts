@@ -14,18 +14,9 @@ import { createConnection } from "node:net";
 import { existsSync } from "node:fs";
 import path from "node:path";
 import { listenLocal, startBackground, URL_LINE } from "./http_helpers.ts";
-import { CLI, run, tempDir } from "../helpers.ts";
+import { CLI, initializeRequest, run, tempDir } from "../helpers.ts";
 
-const BODY = JSON.stringify({
-  jsonrpc: "2.0",
-  id: 1,
-  method: "initialize",
-  params: {
-    protocolVersion: "2025-11-25",
-    capabilities: {},
-    clientInfo: { name: "t", version: "1" },
-  },
-});
+const BODY = JSON.stringify(initializeRequest());
 
 /** An upstream that answers initialize and keeps the names of the header fields it got. */
 async function startUpstream() {

@@ -185,23 +185,40 @@ async function withRecorder(
   return cassetteLines(readFileSync(output, "utf8"));
 }
 
+/**
+ * Opens a session's GET stream and, while the upstream holds its head, sends
+ * a call; after `waitMs`, `release` lets the GET go one way or the other.
+ * Checks the call is answered, the GET's status, and what the upstream saw
+ * of the GET when the POST reached it.
+ */
+async function callWhileOpening(
+  upstream: Upstream,
+  url: string,
+  waitMs: number,
+  release: (session: string) => void,
+  status: number,
+  seen: string,
+): Promise<void> {
+  const client = new Session(url);
+  try {
+    await client.initialize();
+    const stream = client.openStream();
+    await upstream.getArrived(client.id);
+    const answered = client.call(1);
+    await new Promise((resolve) => setTimeout(resolve, waitMs));
+    release(client.id);
+    assert.match(await answered, /"done"/);
+    assert.equal((await stream)?.status, status);
+    assert.deepEqual(upstream.posts, [{ session: client.id, get: seen }]);
+  } finally {
+    client.close();
+  }
+}
+
 test("record --url, byte-level: a POST sent while its session's GET stream is opening reaches the upstream after the GET's head", async () => {
   const lines = await withRecorder(OUT_OF_REACH_MS, async (upstream, url) => {
-    const client = new Session(url);
-    try {
-      await client.initialize();
-      const stream = client.openStream();
-      await upstream.getArrived(client.id);
-      const answered = client.call(1);
-      // Long enough for the POST to have reached the upstream, were it sent on at once.
-      await new Promise((resolve) => setTimeout(resolve, 200));
-      upstream.openStream(client.id);
-      assert.match(await answered, /"done"/);
-      assert.equal((await stream)?.status, 200);
-      assert.deepEqual(upstream.posts, [{ session: client.id, get: "open" }]);
-    } finally {
-      client.close();
-    }
+    // Long enough for the POST to have reached the upstream, were it sent on at once.
+    await callWhileOpening(upstream, url, 200, (id) => upstream.openStream(id), 200, "open");
   });
   // The cassette keeps the order the client sent in: the GET, then the call.
   const requests = lines.filter((l) => l.type === "http-request").map((l) => l.method);
@@ -210,20 +227,7 @@ test("record --url, byte-level: a POST sent while its session's GET stream is op
 
 test("record --url, byte-level: a GET that fails before its head lets its session's waiting POST go", async () => {
   const lines = await withRecorder(OUT_OF_REACH_MS, async (upstream, url) => {
-    const client = new Session(url);
-    try {
-      await client.initialize();
-      const stream = client.openStream();
-      await upstream.getArrived(client.id);
-      const answered = client.call(1);
-      await new Promise((resolve) => setTimeout(resolve, 100));
-      upstream.dropStream(client.id);
-      assert.match(await answered, /"done"/);
-      assert.equal((await stream)?.status, 502);
-      assert.deepEqual(upstream.posts, [{ session: client.id, get: "dropped" }]);
-    } finally {
-      client.close();
-    }
+    await callWhileOpening(upstream, url, 100, (id) => upstream.dropStream(id), 502, "dropped");
   });
   const ends = lines.filter((l) => l.type === "http-end" && l.reason === "upstream-error");
   assert.equal(ends.length, 1, JSON.stringify(lines));

@@ -9,7 +9,7 @@ import { appendFileSync, existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import process from "node:process";
 import assert from "node:assert/strict";
-import { CLI, DENO, ROOT, run, tempDir } from "../helpers.ts";
+import { CLI, DENO, initializeRequest, ROOT, run, tempDir } from "../helpers.ts";
 
 /** `MCP_CASSETTE_LONG=1` runs the long versions (set by .ci/run). */
 export const LONG = process.env.MCP_CASSETTE_LONG === "1";
@@ -250,16 +250,7 @@ export class LineProcess {
 
 /** An initialize request as the fixture expects it. */
 export function initialize(id: number | string = 1): unknown {
-  return {
-    jsonrpc: "2.0",
-    id,
-    method: "initialize",
-    params: {
-      protocolVersion: "2025-11-25",
-      capabilities: {},
-      clientInfo: { name: "reliability", version: "1" },
-    },
-  };
+  return initializeRequest(id, "reliability");
 }
 
 /** A tools/call request. */

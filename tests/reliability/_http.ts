@@ -5,7 +5,7 @@
  * received.
  */
 import path from "node:path";
-import { DENO, ROOT } from "../helpers.ts";
+import { DENO, initializeRequest, ROOT } from "../helpers.ts";
 import { startBackground } from "../http/http_helpers.ts";
 export { startHttpRecorder } from "../http/http_helpers.ts";
 import type { Background } from "../http/http_helpers.ts";
@@ -133,16 +133,7 @@ export async function post(
 
 /** An initialize request. */
 export function initializeMessage(id: number | string = 0): Msg {
-  return {
-    jsonrpc: "2.0",
-    id,
-    method: "initialize",
-    params: {
-      protocolVersion: "2025-11-25",
-      capabilities: {},
-      clientInfo: { name: "reliability-http", version: "1" },
-    },
-  };
+  return initializeRequest(id, "reliability-http") as Msg;
 }
 
 /** A tools/call request. */

@@ -63,6 +63,19 @@ const INITIALIZE = JSON.stringify({
 });
 const INITIALIZED = `{"jsonrpc":"2.0","method":"notifications/initialized"}`;
 
+/** A cassette's first lines: the header, the session's start, initialize and its answer, initialized. */
+const HANDSHAKE = [
+  HEADER,
+  `{"type":"session","t":0,"session":"default","event":"start"}`,
+  messageLine("c2s", 1, INITIALIZE),
+  messageLine(
+    "s2c",
+    2,
+    `{"jsonrpc":"2.0","id":"init","result":{"protocolVersion":"2025-11-25","capabilities":{"tools":{}},"serverInfo":{"name":"test-server","version":"1.0.0"}}}`,
+  ),
+  messageLine("c2s", 3, INITIALIZED),
+];
+
 /**
  * Writes the cassette: BOM first, every third line ended by CRLF, and each
  * "@@" marker turned into a raw 0xFF byte and a space. In an otherwise
@@ -72,15 +85,7 @@ const INITIALIZED = `{"jsonrpc":"2.0","method":"notifications/initialized"}`;
  */
 function writeCassette(dir: string): string {
   const lines = [
-    HEADER,
-    `{"type":"session","t":0,"session":"default","event":"start"}`,
-    messageLine("c2s", 1, INITIALIZE),
-    messageLine(
-      "s2c",
-      2,
-      `{"jsonrpc":"2.0","id":"init","result":{"protocolVersion":"2025-11-25","capabilities":{"tools":{}},"serverInfo":{"name":"test-server","version":"1.0.0"}}}`,
-    ),
-    messageLine("c2s", 3, INITIALIZED),
+    ...HANDSHAKE,
   ];
   for (let i = 0; i < CALLS; i++) {
     lines.push(messageLine("c2s", 10 + 2 * i, callText(i)));
@@ -229,15 +234,7 @@ test("keys held as hashes: two calls with one hash, and one call recorded around
   const answer = (id: number, text: string) =>
     `{"jsonrpc":"2.0","id":${id},"result":{"content":[{"type":"text","text":"${text}"}]}}`;
   const lines = [
-    HEADER,
-    `{"type":"session","t":0,"session":"default","event":"start"}`,
-    messageLine("c2s", 1, INITIALIZE),
-    messageLine(
-      "s2c",
-      2,
-      `{"jsonrpc":"2.0","id":"init","result":{"protocolVersion":"2025-11-25","capabilities":{"tools":{}},"serverInfo":{"name":"test-server","version":"1.0.0"}}}`,
-    ),
-    messageLine("c2s", 3, INITIALIZED),
+    ...HANDSHAKE,
     messageLine("c2s", 4, echo(382016, 1)),
     messageLine("s2c", 5, answer(1, "before the write")),
     messageLine("c2s", 6, write(2)),
@@ -296,14 +293,7 @@ test("keys the key arena cannot hold (a lone surrogate, one longer than a page t
     `{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"echo","arguments":{"small":1}}}`,
   ];
   const lines = [
-    HEADER,
-    `{"type":"session","t":0,"session":"default","event":"start"}`,
-    messageLine("c2s", 1, INITIALIZE),
-    messageLine(
-      "s2c",
-      2,
-      `{"jsonrpc":"2.0","id":"init","result":{"protocolVersion":"2025-11-25","capabilities":{"tools":{}},"serverInfo":{"name":"test-server","version":"1.0.0"}}}`,
-    ),
+    ...HANDSHAKE,
     ...calls.flatMap((call, i) => [
       messageLine("c2s", 10 + i, call),
       messageLine("s2c", 20 + i, `{"jsonrpc":"2.0","id":${i + 1},"result":{"n":${i + 1}}}`),
