@@ -22,7 +22,7 @@
  */
 import { hashOf, keyHash } from "./fingerprint.ts";
 import type { RequestKey } from "./fingerprint.ts";
-import { fallbackKey, grown, indexOf, listOf, positionsOf } from "./book_index.ts";
+import { fallbackKey, grown, indexOf, methodPositions, positionsOf } from "./book_index.ts";
 import type { Index, Keyed } from "./book_index.ts";
 
 export { invalidateIndex } from "./book_index.ts";
@@ -88,7 +88,9 @@ export class AnswerBook<T extends Keyed> {
       return this.#commit(this.#choose(queue, place), key.key, place);
     }
     if (!inexact) return undefined;
-    const sameMethod = this.#index.byMethod.get(fallbackKey(key))?.find((at) => !this.#used[at]);
+    const sameMethod = methodPositions(this.#index, fallbackKey(key))?.find((at) =>
+      !this.#used[at]
+    );
     if (sameMethod === undefined) return undefined;
     // A key never recorded has no place in the history: nothing to note.
     this.#used[sameMethod] = 1;
@@ -133,7 +135,7 @@ export class AnswerBook<T extends Keyed> {
    */
   takeWhere(key: RequestKey, accepts: (item: T) => boolean): Match<T> | undefined {
     this.#sync();
-    const candidates = this.#index.byMethod.get(fallbackKey(key))?.filter((at) =>
+    const candidates = methodPositions(this.#index, fallbackKey(key))?.filter((at) =>
       accepts(this.#items[at])
     );
     if (!candidates || candidates.length === 0) return undefined;
@@ -161,7 +163,7 @@ export class AnswerBook<T extends Keyed> {
   /** Items of this method (and target), for a user's matcher. */
   candidates(key: RequestKey): T[] {
     this.#sync();
-    return (this.#index.byMethod.get(fallbackKey(key)) ?? []).map((at) => this.#items[at]);
+    return (methodPositions(this.#index, fallbackKey(key)) ?? []).map((at) => this.#items[at]);
   }
 
   /** Brings the index up to the items, and the cursors up to the index. */
@@ -179,8 +181,7 @@ export class AnswerBook<T extends Keyed> {
 
   /** The positions of the items keyed exactly `key`, ascending. */
   #queueOf(key: string, hash: number): readonly number[] | undefined {
-    const positions = positionsOf(this.#index, this.#items, key, hash);
-    return positions === undefined ? undefined : listOf(positions);
+    return positionsOf(this.#index, this.#items, key, hash);
   }
 
   /** The history place of the key of `queue` (positions of one key), or -1. */

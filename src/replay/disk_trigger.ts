@@ -23,7 +23,7 @@ import type { SseFields } from "../cassette/format.ts";
 import type { FramePlace, FrameStore } from "../cassette/frame_store.ts";
 import type { Json } from "../jsonrpc.ts";
 import { hashOf, requestKey } from "../match/fingerprint.ts";
-import type { FingerprintOptions, HeldMessage, RequestKey } from "../match/fingerprint.ts";
+import type { FingerprintOptions, RequestKey } from "../match/fingerprint.ts";
 import type { RecordedExchange } from "./http/exchanges.ts";
 import type { KeyArena } from "./key_arena.ts";
 import { DiskFrame, DiskText } from "./text_frame.ts";
@@ -177,16 +177,20 @@ export class DiskColumns {
   }
 }
 
+/** The request of `row`, read back from the file on each use. */
+function requestOf(columns: DiskColumns, row: number): DiskText {
+  const start = columns.wide(row, START);
+  const end = start + columns.narrow(row, LENGTH);
+  const place = { start, end, check: columns.narrow(row, CHECK) };
+  return new DiskText(columns.store, place, columns.narrow(row, LINE));
+}
+
 /** A key read from its row: the text from the key arena, the params from the request. */
 class DiskKey implements RequestKey {
   readonly method: string;
   readonly name: string | undefined;
 
-  constructor(
-    private readonly columns: DiskColumns,
-    private readonly row: number,
-    private readonly source: HeldMessage,
-  ) {
+  constructor(private readonly columns: DiskColumns, private readonly row: number) {
     const shape = columns.shapeOf(row);
     this.method = shape.method;
     this.name = shape.name;
@@ -202,7 +206,7 @@ class DiskKey implements RequestKey {
 
   /** Only a miss diagnosis reads them: built from the request, read back from the file. */
   get params(): Json {
-    return requestKey(this.source.msg, this.columns.options).params;
+    return requestKey(requestOf(this.columns, this.row).msg, this.columns.options).params;
   }
 }
 
@@ -217,6 +221,16 @@ export class DiskTrigger implements Trigger {
     private readonly row: number,
     public index: number,
   ) {}
+
+  /** This trigger's row, when its columns are `columns`. */
+  rowIn(columns: DiskColumns): number | undefined {
+    return this.columns === columns ? this.row : undefined;
+  }
+
+  /** True when `other` is a trigger over the same row. */
+  sameRowAs(other: DiskTrigger): boolean {
+    return this.columns === other.columns && this.row === other.row;
+  }
 
   /** A new trigger in `columns`, for a request at `place` keyed `key`. */
   static of(
@@ -294,15 +308,11 @@ export class DiskTrigger implements Trigger {
   }
 
   get request(): DiskText {
-    const { columns, row } = this;
-    const start = columns.wide(row, START);
-    const end = start + columns.narrow(row, LENGTH);
-    const place = { start, end, check: columns.narrow(row, CHECK) };
-    return new DiskText(columns.store, place, this.line);
+    return requestOf(this.columns, this.row);
   }
 
   get key(): RequestKey {
-    return new DiskKey(this.columns, this.row, this.request);
+    return new DiskKey(this.columns, this.row);
   }
 
   get response(): RecordedFrame | undefined {

@@ -23,6 +23,7 @@ import { markReads, ReadMarks } from "./reads.ts";
 import { DiskFrame, TextFrame } from "./text_frame.ts";
 import { DiskColumns, DiskTrigger } from "./disk_trigger.ts";
 import { KeyArena } from "./key_arena.ts";
+import { triggerList } from "./trigger_list.ts";
 import { framePlace } from "../cassette/frame_store.ts";
 import type { FrameStore } from "../cassette/frame_store.ts";
 
@@ -68,7 +69,7 @@ class SessionBuilder {
   #byExchange = new Map<number, Trigger>();
   #serverRequests = new Map<string, Extract<Step, { kind: "server-request" }>>();
   #last: Trigger | undefined;
-  /** Where this session's disk triggers keep their numbers, made at the first. */
+  /** Where this session's disk triggers keep their numbers, with frames on disk. */
   #columns: DiskColumns | undefined;
 
   /**
@@ -87,7 +88,10 @@ class SessionBuilder {
     /** Where this cassette's disk triggers keep their keys: one for every session. */
     private readonly keys?: KeyArena,
   ) {
-    this.session = { id, triggers: [], opening: [], standalone: [] };
+    // Placed requests are rows of the session's columns, and its list holds those.
+    if (store) this.#columns = new DiskColumns(store, keys!, options);
+    const triggers = this.#columns ? triggerList(this.#columns) : [];
+    this.session = { id, triggers, opening: [], standalone: [] };
   }
 
   add(entry: Entry & { line?: number }): void {
@@ -131,9 +135,8 @@ class SessionBuilder {
     const fields = { line: entry.line ?? 0, t: entry.t, x: entry.x, appended: entry.appended };
     const place = this.store && framePlace(entry);
     if (place) {
-      this.#columns ??= new DiskColumns(this.store!, this.keys!, this.options);
       const key = requestKey(msg, this.options);
-      return DiskTrigger.of(this.#columns, index, place, key, { ...fields, isRequest });
+      return DiskTrigger.of(this.#columns!, index, place, key, { ...fields, isRequest });
     }
     const request = { msg };
     const key = requestKey(msg, this.options, request);

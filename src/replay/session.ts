@@ -23,6 +23,7 @@ import { flightOf, livened } from "./flight.ts";
 import type { InFlight } from "./flight.ts";
 import { describe, isChangeNotice, malformedText, paced, settleGap } from "./steps.ts";
 import { noteMatch } from "./match_note.ts";
+import { sameTrigger } from "./trigger_list.ts";
 import { whenSettled } from "./settling.ts";
 
 type LiveRequest = JsonRpcMessage & { id: JsonRpcId };
@@ -135,7 +136,7 @@ export class ReplaySession {
     // Complete: answered (a notification needs no answer), and a later
     // client message read, so nothing more the server sent can join it.
     const settled = (trigger: Trigger) =>
-      trigger !== last && (!trigger.isRequest || trigger.response !== undefined);
+      !sameTrigger(trigger, last) && (!trigger.isRequest || trigger.response !== undefined);
     return this.#matcher!.book.takeSettled(key, settled);
   }
 
