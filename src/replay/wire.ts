@@ -17,8 +17,9 @@ export interface Frame {
    * Set on a frame read back from the cassette file on each use: its id slot
    * is kept only once it answers a second time. A slot holds the whole text,
    * and kept for every answer a long replay sends it would bring them all
-   * back into memory; a frame that answers again and again (a repeat of a
-   * 1 MiB answer) is split once rather than read, decoded and split each time.
+   * back into memory. A disk trigger (./disk_trigger.ts) makes its answer's
+   * frame anew each time it is read, so its answers take the first-answer
+   * path every time: one read, one parse, one split, nothing kept.
    */
   readonly fromDisk?: true;
 }

@@ -314,3 +314,33 @@ test("keys the key arena cannot hold (a lone surrogate, one longer than a page t
   }
   assert.deepEqual(answers, [4, 3, 2, 1].map((n) => ({ jsonrpc: "2.0", id: 100, result: { n } })));
 });
+
+test("an answer given again and again is read from the file once per answer, its request never", async () => {
+  const file = writeCassette(tempDir());
+  const stream = await streamCassette(file, { framesOnDisk: true });
+  const store = stream.store!;
+  const reads = new Map<number, number>();
+  const text = store.text.bind(store);
+  store.text = (start, end, check, line) => {
+    reads.set(line, (reads.get(line) ?? 0) + 1);
+    return text(start, end, check, line);
+  };
+  const engine = await ReplayEngine.streaming(stream);
+  await engine.loaded;
+  const session = engine.openSession();
+  const answers: string[] = [];
+  const outlet = {
+    send: (_: unknown, __: unknown, text?: string) => (answers.push(text!), Promise.resolve()),
+    raw: () => Promise.resolve(),
+    fault: () => Promise.resolve(false),
+  };
+  await session.receive(JSON.parse(INITIALIZE), outlet);
+  reads.clear();
+  for (let live = 0; live < 6; live++) {
+    await session.receive(JSON.parse(callText(7, 900 + live)), outlet);
+  }
+  assert.deepEqual(answers.slice(1), [0, 1, 2, 3, 4, 5].map((n) => expectedAnswer(7, 900 + n)));
+  // Call 7's request is line 20 and its answer line 21 (five handshake lines first). Its key
+  // is confirmed from the key arena, and nothing about an answer is kept between answers.
+  assert.deepEqual([...reads.entries()], [[21, 6]]);
+});
