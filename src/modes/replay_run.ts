@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { loadCassette, streamCassette } from "../cassette/reader.ts";
+import { loadCassette, replayReading, streamCassette } from "../cassette/reader.ts";
 import type { CassetteHeader } from "../cassette/format.ts";
 import { ReplayEngine } from "../replay/engine.ts";
 import type { ReplayOptions } from "../replay/engine.ts";
@@ -51,7 +51,7 @@ export async function replayNewEpisodes(options: ReplayRunOptions): Promise<numb
   // Served while it is read, unless misses are appended to it (docs/replay.md "Start-up").
   const loaded = liveServer
     ? await loadCassette(cassette)
-    : await streamCassette(cassette, { framesOnDisk: true });
+    : await streamCassette(cassette, await replayReading(cassette));
   let episodes: NewEpisodes | undefined;
   if (liveServer) {
     // What the live server adds is scrubbed by the rules the recording was.
