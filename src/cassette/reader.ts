@@ -276,14 +276,12 @@ async function* entryBatches(
 }
 
 /**
- * True for a file read in one go (up to 16 KiB): streaming it buys nothing,
- * and a replay of a ten-call cassette answered about 2 ms later streamed
- * than read whole (a second read of the file and the engine's hand-over).
+ * Up to this size a replay reads the file in one go: streaming it buys
+ * nothing, and a replay of a ten-call cassette answered about 2 ms later
+ * streamed than read whole (a second read of the file and the engine's
+ * hand-over).
  */
-export async function fitsOneRead(path: string): Promise<boolean> {
-  const info = await runtime.stat(path).catch(() => undefined);
-  return info !== undefined && info.isFile && info.size <= 16 << 10;
-}
+const ONE_READ = 16 << 10;
 
 /**
  * From this size up a streaming replay leaves frames in the file
@@ -295,14 +293,19 @@ export async function fitsOneRead(path: string): Promise<boolean> {
  */
 const FRAMES_ON_DISK_FROM = 1 << 20;
 
-/** How a replay streams `path`: with frames left in the file when it is large (see above). */
+/**
+ * How a replay reads `path`, from one look at its size: `oneRead` for a
+ * file read whole (see above), and the options to stream it with: frames
+ * left in the file when it is large, else each frame's text held.
+ */
 export async function replayReading(
   path: string,
-): Promise<{ framesOnDisk?: boolean; everyFrameText?: boolean }> {
+): Promise<{ oneRead: boolean; stream: { framesOnDisk?: boolean; everyFrameText?: boolean } }> {
   const info = await runtime.stat(path).catch(() => undefined);
+  const oneRead = info !== undefined && info.isFile && info.size <= ONE_READ;
   return info !== undefined && info.size < FRAMES_ON_DISK_FROM
-    ? { everyFrameText: true }
-    : { framesOnDisk: true };
+    ? { oneRead, stream: { everyFrameText: true } }
+    : { oneRead, stream: { framesOnDisk: true } };
 }
 
 /**

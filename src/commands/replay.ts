@@ -7,7 +7,7 @@ import type { Command, OptionValues } from "../cli/command.ts";
 import { flag, positiveInt, stringList, stringOption } from "../cli/command.ts";
 import type { CassetteHeader, RedactionInfo } from "../cassette/format.ts";
 import { colorEnabled, paint, printErr } from "../cli/output.ts";
-import { fitsOneRead, loadCassette, replayReading, streamCassette } from "../cassette/reader.ts";
+import { loadCassette, replayReading, streamCassette } from "../cassette/reader.ts";
 import { ExitCode, UsageError } from "../errors.ts";
 import { parsePacing } from "../faults/pacing.ts";
 import { ReplayEngine } from "../replay/engine.ts";
@@ -161,8 +161,9 @@ async function loadedEngine(path: string, values: OptionValues, log: (line: stri
 }
 
 async function streamingEngine(path: string, values: OptionValues, log: (line: string) => void) {
-  if (await fitsOneRead(path)) return await loadedEngine(path, values, log);
-  const stream = await streamCassette(path, await replayReading(path));
+  const reading = await replayReading(path);
+  if (reading.oneRead) return await loadedEngine(path, values, log);
+  const stream = await streamCassette(path, reading.stream);
   return await ReplayEngine.streaming(stream, await replayOptions(values, log, stream.header));
 }
 

@@ -51,7 +51,7 @@ export async function replayNewEpisodes(options: ReplayRunOptions): Promise<numb
   // Served while it is read, unless misses are appended to it (docs/replay.md "Start-up").
   const loaded = liveServer
     ? await loadCassette(cassette)
-    : await streamCassette(cassette, await replayReading(cassette));
+    : await streamCassette(cassette, (await replayReading(cassette)).stream);
   let episodes: NewEpisodes | undefined;
   if (liveServer) {
     // What the live server adds is scrubbed by the rules the recording was.

@@ -23,6 +23,7 @@ import type { SseFields } from "../cassette/format.ts";
 import type { FramePlace, FrameStore } from "../cassette/frame_store.ts";
 import type { Json } from "../jsonrpc.ts";
 import { hashOf, requestKey } from "../match/fingerprint.ts";
+import { fallbackKey } from "../match/book_index.ts";
 import type { FingerprintOptions, RequestKey } from "../match/fingerprint.ts";
 import type { RecordedExchange } from "./http/exchanges.ts";
 import type { KeyArena } from "./key_arena.ts";
@@ -117,7 +118,7 @@ export class DiskColumns {
     this.setNarrow(row, LINE, fields.line);
     this.setNarrow(row, CHECK, place.check);
     this.setNarrow(row, HASH, hashOf(key));
-    this.setNarrow(row, SHAPE, this.#shape(key.method, key.name));
+    this.setNarrow(row, SHAPE, this.#shape(key));
     this.setNarrow(row, X, fields.x ?? NO_EXCHANGE);
     this.setNarrow(
       row,
@@ -166,12 +167,12 @@ export class DiskColumns {
     return length < 0 ? this.keyTexts.get(row)! : this.keys.text(this.wide(row, KEY_START), length);
   }
 
-  #shape(method: string, name: string | undefined): number {
-    const id = name === undefined ? method : `${method} ${name}`;
+  #shape(key: RequestKey): number {
+    const id = fallbackKey(key);
     let at = this.#shapeIds.get(id);
     if (at === undefined) {
       this.#shapeIds.set(id, at = this.#shapes.length);
-      this.#shapes.push({ method, name });
+      this.#shapes.push({ method: key.method, name: key.name });
     }
     return at;
   }
