@@ -20,6 +20,7 @@ import type { Redactor } from "../redact/redactor.ts";
 import { REDACTION_OPTIONS } from "./shared_options.ts";
 import { parseIgnorePaths } from "../match/ignore_paths.ts";
 import type { IgnorePath } from "../match/ignore_paths.ts";
+import { writeFileSafely } from "../files/safe_write.ts";
 
 /**
  * The source folder, for the modules replay loads only when a run needs them
@@ -150,7 +151,11 @@ export const command: Command = {
         })
       : await serveStdio(engine, { input: runtime.stdin, output: runtime.stdout, log });
     const reportFile = stringOption(values, "report");
-    if (reportFile) await runtime.writeTextFile(reportFile, JSON.stringify(report, null, 2) + "\n");
+    if (reportFile) {
+      await writeFileSafely(reportFile, JSON.stringify(report, null, 2) + "\n", {
+        what: "the report",
+      });
+    }
     return finishReport(report, values, quiet);
   },
 };

@@ -9,6 +9,7 @@
  */
 import { runtime } from "../runtime/mod.ts";
 import type { ReplayReport } from "../replay/report.ts";
+import { writeError } from "../files/safe_write.ts";
 
 /** What one launch did. */
 export type RunAction = "record" | "replay" | "replay-append";
@@ -35,9 +36,19 @@ export class RunReporter {
   #write(line: RunReportLine): void {
     if (!this.file) return;
     // One small write per line in append mode: lines of parallel launches never interleave.
-    const out = runtime.openAppend(this.file);
+    let out;
+    try {
+      out = runtime.openAppend(this.file);
+    } catch (error) {
+      throw writeError(this.file, error, "the run log");
+    }
     try {
       out.write(new TextEncoder().encode(JSON.stringify(line) + "\n"));
+    } catch (error) {
+      // Half a line would break every later reader of the log: cut it off.
+      const written = (error as { written?: number }).written ?? 0;
+      if (written > 0) out.truncate(out.size() - written);
+      throw writeError(this.file, error, "the run log");
     } finally {
       out.close();
     }
