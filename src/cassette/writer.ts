@@ -96,7 +96,7 @@ export class CassetteWriter {
           `Refusing to append to the cassette ${path}: it is a symbolic link`,
         );
       }
-      const file = await openToAppend(path, "the cassette");
+      const file = openToAppend(path, "the cassette");
       return new CassetteWriter(path, path, file, undefined, options);
     }
     if (existing?.isFile) await refuseForeign(path);

@@ -87,16 +87,21 @@ export function writeError(path: string, error: unknown, what = "the file"): Wri
   return new WriteError(`Cannot write ${what} ${path}: ${causeOf(error)}`);
 }
 
+/** The error for an open that met a link (`ELOOP`), else {@linkcode writeError}. */
+function openError(path: string, error: unknown, what: string): CassetteError {
+  if ((error as { code?: string }).code === "ELOOP") {
+    return new CassetteError(`Refusing to write ${what} ${path}: it is a symbolic link`);
+  }
+  return writeError(path, error, what);
+}
+
 /**
  * Why a file could not be created at `path`. `ENOENT` means a missing folder
  * only where the folder is indeed missing: `/proc` and the like exist and
  * still refuse new files with it.
  */
 async function createError(path: string, error: unknown, what: string): Promise<CassetteError> {
-  if ((error as { code?: string }).code === "ELOOP") {
-    return new CassetteError(`Refusing to write ${what} ${path}: it is a symbolic link`);
-  }
-  if ((error as { code?: string }).code !== "ENOENT") return writeError(path, error, what);
+  if ((error as { code?: string }).code !== "ENOENT") return openError(path, error, what);
   const folder = path.includes("/") ? path.slice(0, path.lastIndexOf("/")) || "/" : ".";
   const there = await runtime.stat(folder).catch(() => undefined);
   return new WriteError(
@@ -152,11 +157,11 @@ export async function createNew(path: string, what = "the file"): Promise<Append
 }
 
 /** Opens an existing (or new) file to append to, never through a symbolic link. */
-export async function openToAppend(path: string, what = "the file"): Promise<AppendFile> {
+export function openToAppend(path: string, what = "the file"): AppendFile {
   try {
     return runtime.openAppend(path);
   } catch (error) {
-    throw await createError(path, error, what);
+    throw openError(path, error, what);
   }
 }
 

@@ -9,7 +9,7 @@
  */
 import { runtime } from "../runtime/mod.ts";
 import type { ReplayReport } from "../replay/report.ts";
-import { writeError } from "../files/safe_write.ts";
+import { openToAppend, writeError } from "../files/safe_write.ts";
 
 /** What one launch did. */
 export type RunAction = "record" | "replay" | "replay-append";
@@ -36,12 +36,7 @@ export class RunReporter {
   #write(line: RunReportLine): void {
     if (!this.file) return;
     // One small write per line in append mode: lines of parallel launches never interleave.
-    let out;
-    try {
-      out = runtime.openAppend(this.file);
-    } catch (error) {
-      throw writeError(this.file, error, "the run log");
-    }
+    const out = openToAppend(this.file, "the run log");
     try {
       out.write(new TextEncoder().encode(JSON.stringify(line) + "\n"));
     } catch (error) {
