@@ -1,14 +1,14 @@
 /**
- * A command's settings from the config file and the environment. The keys of
- * `[record]`, `[replay]`, `[verify]` and `[lint]` are the long option names
- * of the command's definition, so a flag added to a command is a config key
- * and an environment variable with no more work. Precedence: flag, then
+ * A command's settings from the config file and the environment, checked
+ * against the option schema (src/options/; src/options/sections.ts says how
+ * an option becomes a key and a variable). Precedence: flag, then
  * environment, then file, then the command's own default.
  *
  * @module
  */
-import type { OptionSpec, OptionValues } from "../cli/command.ts";
-import { closestName } from "../cli/suggest.ts";
+import type { OptionSet, OptionSpec, OptionValues } from "../options/spec.ts";
+import { closestName } from "../options/suggest.ts";
+import { configurableOptions, envName } from "../options/sections.ts";
 import { runtime } from "../runtime/mod.ts";
 import { ConfigError, isAbsolute, where } from "./file.ts";
 import type { ConfigEntry, ConfigFile, ConfigSection } from "./file.ts";
@@ -36,19 +36,7 @@ const PATH_VALUES = new Set(["FILE", "OLD", "CASSETTE", "DIR"]);
 /** Keys kept from before the file had a schema: `[lint] packs` and snake_case spellings. */
 const ALIASES: Record<string, string> = { packs: "pack" };
 
-/** The environment variable of a setting: `MCP_CASSETTE_REPLAY_STRICT`. */
-export function envName(section: string, key: string): string {
-  return `MCP_CASSETTE_${section}_${key}`.toUpperCase().replace(/-/g, "_");
-}
-
-/** The options a section may set: all of the command's but internal ones and `--config`. */
-export function configurableOptions(
-  options: Record<string, OptionSpec>,
-): Record<string, OptionSpec> {
-  return Object.fromEntries(
-    Object.entries(options).filter(([name, spec]) => !spec.hidden && name !== "config"),
-  );
-}
+export { configurableOptions, envName } from "../options/sections.ts";
 
 /** What a TOML value of `spec`'s type must be, for messages. */
 export function typeWanted(spec: OptionSpec): string {
@@ -123,7 +111,7 @@ function envValue(name: string, text: string, spec: OptionSpec): OptionValue {
 export function sectionSettings(
   file: ConfigFile,
   section: ConfigSection,
-  options: Record<string, OptionSpec>,
+  options: OptionSet,
 ): Map<string, { entry: ConfigEntry; value: OptionValue }> {
   const settings = new Map<string, { entry: ConfigEntry; value: OptionValue }>();
   for (const [written, entry] of file.section(section)) {
@@ -147,7 +135,7 @@ export function sectionSettings(
  */
 export function resolveOptions(
   section: ConfigSection,
-  options: Record<string, OptionSpec>,
+  options: OptionSet,
   flags: OptionValues,
   file: ConfigFile | undefined,
 ): ResolvedOptions {
