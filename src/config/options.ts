@@ -8,7 +8,8 @@
  */
 import type { OptionSet, OptionSpec, OptionValues } from "../options/spec.ts";
 import { closestName } from "../options/suggest.ts";
-import { configurableOptions, envName } from "../options/sections.ts";
+import { configurableOptions, envName, KEY_ALIASES } from "../options/sections.ts";
+import { isNumeric, isPath } from "../options/spec.ts";
 import { runtime } from "../runtime/mod.ts";
 import { ConfigError, isAbsolute, where } from "./file.ts";
 import type { ConfigEntry, ConfigFile, ConfigSection } from "./file.ts";
@@ -29,33 +30,23 @@ export interface ResolvedOptions {
   sources: Map<string, SettingSource>;
 }
 
-/** Value names of options that take a number: TOML integers are accepted for them. */
-const NUMERIC_VALUES = new Set(["N", "MS"]);
-/** Value names of options that take a path: relative ones are taken from the file's folder. */
-const PATH_VALUES = new Set(["FILE", "OLD", "CASSETTE", "DIR"]);
-/** Keys kept from before the file had a schema: `[lint] packs` and snake_case spellings. */
-const ALIASES: Record<string, string> = { packs: "pack" };
-
 export { configurableOptions, envName } from "../options/sections.ts";
 
 /** What a TOML value of `spec`'s type must be, for messages. */
 export function typeWanted(spec: OptionSpec): string {
   if (spec.type === "boolean") return "a boolean (true or false)";
-  const scalar = spec.valueName && NUMERIC_VALUES.has(spec.valueName)
-    ? "a number or a string"
-    : "a string";
+  const scalar = isNumeric(spec) ? "a number or a string" : "a string";
   return spec.multiple ? `${scalar} or an array of them` : scalar;
 }
 
 function scalarOf(value: unknown, spec: OptionSpec): string | undefined {
   if (typeof value === "string") return value;
-  const numeric = spec.valueName !== undefined && NUMERIC_VALUES.has(spec.valueName);
-  if (numeric && typeof value === "number" && Number.isFinite(value)) return String(value);
+  if (isNumeric(spec) && typeof value === "number" && Number.isFinite(value)) return String(value);
   return undefined;
 }
 
 function resolvePath(value: string, spec: OptionSpec, dir: string): string {
-  if (!spec.valueName || !PATH_VALUES.has(spec.valueName)) return value;
+  if (!isPath(spec)) return value;
   return isAbsolute(value) || value === "-" ? value : `${dir}/${value}`;
 }
 
@@ -116,7 +107,7 @@ export function sectionSettings(
   const settings = new Map<string, { entry: ConfigEntry; value: OptionValue }>();
   for (const [written, entry] of file.section(section)) {
     const snake = written.replace(/_/g, "-");
-    const key = Object.hasOwn(options, snake) ? snake : ALIASES[written] ?? written;
+    const key = Object.hasOwn(options, snake) ? snake : KEY_ALIASES[written] ?? written;
     if (!Object.hasOwn(options, key)) {
       const guess = closestName(written, Object.keys(options));
       throw new ConfigError(

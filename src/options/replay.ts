@@ -50,6 +50,7 @@ export const REPLAY_OPTIONS: OptionSet = {
     description: "Seed for probabilistic faults (overrides the file's)",
   },
   pace: {
+    choices: ["instant", "recorded"],
     type: "string",
     valueName: "MODE",
     description: "instant, or recorded to keep the recorded gaps",

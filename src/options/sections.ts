@@ -24,6 +24,12 @@ export function envName(section: string, key: string): string {
   return `MCP_CASSETTE_${section}_${key}`.toUpperCase().replace(/-/g, "_");
 }
 
+/**
+ * Keys kept from before the file had a schema, by the option they set
+ * (`[lint] packs`); snake_case spellings of every key are accepted too.
+ */
+export const KEY_ALIASES: Readonly<Record<string, string>> = { packs: "pack" };
+
 /** Whether an option may be set from the file and the environment. */
 export function isConfigurable(spec: OptionSpec): boolean {
   return !spec.hidden && spec.configurable !== false;

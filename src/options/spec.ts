@@ -20,6 +20,8 @@ export interface OptionSpec {
   valueName?: string;
   description: string;
   default?: string | boolean;
+  /** The only values it takes, when it is a choice among names. */
+  choices?: readonly string[];
   /** Internal options (used between our own processes) stay out of help, docs and the config. */
   hidden?: boolean;
   /** `false`: a flag only, never a config key or an environment variable (`lint --config`). */
@@ -35,6 +37,22 @@ export type OptionSet = Record<string, OptionSpec>;
 
 /** Parsed values: strings, booleans, or lists for `multiple` options. */
 export type OptionValues = Record<string, string | boolean | (string | boolean)[] | undefined>;
+
+/** Value names of options that take a number: the config file and the library accept numbers. */
+const NUMERIC_VALUES = new Set(["N", "MS"]);
+/** Value names of options that take a path: relative ones in the config file are from its folder. */
+const PATH_VALUES = new Set(["FILE", "OLD", "CASSETTE", "DIR"]);
+
+/** Whether the option's value is a number (`--seed N`, `--timeout-ms MS`). */
+export function isNumeric(spec: OptionSpec): boolean {
+  return spec.type === "string" && spec.valueName !== undefined &&
+    NUMERIC_VALUES.has(spec.valueName);
+}
+
+/** Whether the option's value is a path (`--faults FILE`, `--output CASSETTE`). */
+export function isPath(spec: OptionSpec): boolean {
+  return spec.type === "string" && spec.valueName !== undefined && PATH_VALUES.has(spec.valueName);
+}
 
 /** Reads a string option. */
 export function stringOption(values: OptionValues, name: string): string | undefined {

@@ -20,6 +20,7 @@ export const TESTING_OPTIONS: OptionSet = {
     default: "once",
   },
   match: {
+    choices: ["exact", "lenient"],
     type: "string",
     valueName: "MATCH",
     description: "How replay matches requests: exact (the default) or lenient (replay --lenient)",
