@@ -31,6 +31,7 @@ export interface RunReportLine {
 
 /** Appends the lines of one launch; does nothing without a file. */
 export class RunReporter {
+  #started = false;
   constructor(readonly file: string | undefined) {}
 
   #write(line: RunReportLine): void {
@@ -51,11 +52,17 @@ export class RunReporter {
 
   /** Records the start of a launch. */
   start(action: RunAction): void {
+    this.#started = true;
     this.#write({ pid: runtime.pid(), event: "start", action });
   }
 
-  /** Records the end of a launch that failed with `error`, whose exit code it carries. */
+  /**
+   * Records the end of a launch that failed with `error`, whose exit code it
+   * carries (and its start first, if it never got that far).
+   */
   failed(action: RunAction, error: { message: string; exitCode: number }): void {
+    // A launch that failed before it started (it lost the claim) is still a launch.
+    if (!this.#started) this.start(action);
     this.#write({
       pid: runtime.pid(),
       event: "end",

@@ -42,7 +42,7 @@ export const RECORD_OPTIONS: OptionSet = {
     type: "string",
     valueName: "MODE",
     description:
-      "Record mode for test suites: once, none, all, new_episodes (MCP_CASSETTE_MODE wins); default: record",
+      "Record mode for test suites: once, none, all, new_episodes (MCP_CASSETTE_MODE wins); without it, every launch records, as all does",
   },
   group: {
     type: "string",
