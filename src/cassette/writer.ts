@@ -37,6 +37,8 @@ export interface CassetteWriterOptions {
   append?: boolean;
   /** Replace a symbolic link at `path` with the new cassette (never writing through it). */
   force?: boolean;
+  /** Replace `path` even if it is not a cassette (`import --force`); refused otherwise. */
+  replaceAny?: boolean;
   /**
    * Called once, with the error, when a write fails (a full disk): the
    * writer then writes nothing more, and {@linkcode CassetteWriter.close}
@@ -99,7 +101,7 @@ export class CassetteWriter {
       const file = openToAppend(path, "the cassette");
       return new CassetteWriter(path, path, file, undefined, options);
     }
-    if (existing?.isFile) await refuseForeign(path);
+    if (existing?.isFile && !options.replaceAny) await refuseForeign(path);
     const aside = options.aside ?? existing !== undefined;
     const side = aside
       ? await SideFile.open(path, { what: "the cassette", force: options.force })

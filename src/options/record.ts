@@ -29,7 +29,8 @@ export const RECORD_OPTIONS: OptionSet = {
   },
   force: {
     type: "boolean",
-    description: "Write through a symlinked cassette path; break a live claim",
+    description:
+      "Replace a symbolic link at the cassette path with the cassette (never writing through it); break a live claim",
   },
   "append-window-ms": {
     type: "string",
