@@ -49,9 +49,7 @@ export async function checkTarget(
     new CassetteError(`Refusing to write ${named(path, options)}: ${why}`);
   if (info.isSymlink) {
     if (options.force) return info;
-    throw refuse(
-      "it is a symbolic link (--force replaces the link itself, never what it points to)",
-    );
+    throw refuse("it is a symbolic link");
   }
   if (info.isDirectory) throw refuse("it is a directory");
   throw refuse("it is not a regular file (a FIFO, socket or device)");
