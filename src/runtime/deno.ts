@@ -328,7 +328,6 @@ export const denoRuntime: Runtime = {
   readFileText,
   readFileBytes,
   openRandomReads,
-  writeTextFile: (path, text) => Deno.writeTextFile(path, text),
   openAppend,
   openBlocking,
   rename: (from, to) => Deno.rename(from, to),

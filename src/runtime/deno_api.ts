@@ -80,7 +80,6 @@ export interface DenoApi {
   readDirSync(path: string): Iterable<{ name: string }>;
   readLinkSync(path: string): string;
   readTextFile(path: string): Promise<string>;
-  writeTextFile(path: string, text: string, options?: { createNew?: boolean }): Promise<void>;
   rename(from: string, to: string): Promise<void>;
   realPath(path: string): Promise<string>;
   remove(path: string, options: { recursive: boolean }): Promise<void>;

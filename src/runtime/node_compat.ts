@@ -259,7 +259,6 @@ export const nodeCompatRuntime: Runtime = {
   readFileText,
   readFileBytes,
   openRandomReads,
-  writeTextFile: (filePath, text) => fsp.writeFile(filePath, text),
   openAppend,
   rename: (from, to) => fsp.rename(from, to),
   realPath: (filePath) => fsp.realpath(filePath),

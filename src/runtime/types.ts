@@ -222,7 +222,7 @@ export interface Runtime {
   readFileBytes(path: string): ReadableStream<Uint8Array>;
   /** Opens a file for reads at any position (a replay reads its frames back). */
   openRandomReads(path: string): RandomReads;
-  writeTextFile(path: string, text: string): Promise<void>;
+  // Writing a whole file is src/files/safe_write.ts's job, over openAppend: no link is followed.
   /**
    * Opens a file to append to. A symbolic link at the path is never
    * followed: the open fails with code `ELOOP`.
