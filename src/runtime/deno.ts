@@ -345,9 +345,9 @@ export const denoRuntime: Runtime = {
   readFileBytes,
   openRandomReads,
   writeTextFile: (path, text) => Deno.writeTextFile(path, text),
-  async createExclusive(path, text) {
+  async createExclusive(path, text, mode) {
     try {
-      await Deno.writeTextFile(path, text, { createNew: true });
+      await Deno.writeTextFile(path, text, { createNew: true, ...(mode ? { mode } : {}) });
       return true;
     } catch (error) {
       if ((error as { code?: string }).code === "EEXIST") return false;

@@ -156,9 +156,9 @@ function openRandomReads(filePath: string): RandomReads {
   };
 }
 
-async function createExclusive(filePath: string, text: string): Promise<boolean> {
+async function createExclusive(filePath: string, text: string, mode?: number): Promise<boolean> {
   try {
-    await fsp.writeFile(filePath, text, { flag: "wx" });
+    await fsp.writeFile(filePath, text, { flag: "wx", ...(mode ? { mode } : {}) });
     return true;
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === "EEXIST") return false;

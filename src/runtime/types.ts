@@ -205,8 +205,11 @@ export interface Runtime {
   /** Opens a file for reads at any position (a replay reads its frames back). */
   openRandomReads(path: string): RandomReads;
   writeTextFile(path: string, text: string): Promise<void>;
-  /** Creates the file only if it does not exist; resolves false when it does. */
-  createExclusive(path: string, text: string): Promise<boolean>;
+  /**
+   * Creates the file only if it does not exist (a symlink there counts as
+   * existing); resolves false when it does. `mode`, its permission bits.
+   */
+  createExclusive(path: string, text: string, mode?: number): Promise<boolean>;
   openAppend(path: string, options?: { truncate?: boolean }): AppendFile;
   rename(from: string, to: string): Promise<void>;
   /** The path with every symbolic link resolved. */
