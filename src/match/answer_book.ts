@@ -205,41 +205,43 @@ export class AnswerBook<T extends Keyed> {
    * state-changing keys recorded before them, `key` aside) is scored against
    * the live session's history: first how many live requests the group's
    * history lacks, then how many it has that the live session never made.
-   * The best group answers, its first unused recording, else its last again.
+   * The best group with an unused recording answers, with its first unused
+   * one: every recording of the key is used once before any repeats. Once
+   * all are used, the best group's last answers again.
    */
   #choose(queue: readonly number[], own: number): Choice {
     const { rank, prefix } = this.#index;
     const ownAsked = own >= 0 && this.#asked.has(own);
     const liveCount = this.#asked.size - (ownAsked ? 1 : 0);
     let best = -1;
-    let bestLacking = Infinity;
-    let bestExtra = Infinity;
+    let bestScore = Infinity;
+    let fresh = -1;
+    let freshScore = Infinity;
     for (let at = 0; at < queue.length; at++) {
       if (at > 0 && rank[queue[at]] === rank[queue[at - 1]]) continue; // Same group.
       const end = prefix[queue[at]];
       const shared = this.#asked.countBelow(end) - (ownAsked && own < end ? 1 : 0);
-      const lacking = liveCount - shared;
-      const extra = rank[queue[at]] - shared;
-      if (lacking < bestLacking || (lacking === bestLacking && extra < bestExtra)) {
-        [best, bestLacking, bestExtra] = [at, lacking, extra];
-      }
+      // Lacking first, extra second: extra counts below any one more lacking request.
+      const score = (liveCount - shared) * 2 ** 26 + (rank[queue[at]] - shared);
+      if (score < bestScore) [best, bestScore] = [at, score];
+      const unused = this.#firstUnused(queue, at);
+      if (unused >= 0 && score < freshScore) [fresh, freshScore] = [unused, score];
+    }
+    if (fresh >= 0) {
+      return { position: queue[fresh], kind: "exact", outOfOrder: freshScore > 0, at: fresh };
     }
     let last = best;
     while (last + 1 < queue.length && rank[queue[last + 1]] === rank[queue[best]]) last++;
-    let chosen = last;
-    for (let at = best; at <= last; at++) {
-      if (!this.#used[queue[at]]) {
-        chosen = at;
-        break;
-      }
+    return { position: queue[last], kind: "repeat", outOfOrder: bestScore > 0, at: last };
+  }
+
+  /** The first unused recording of the group that starts at `at` in `queue`, or -1. */
+  #firstUnused(queue: readonly number[], at: number): number {
+    const rank = this.#index.rank;
+    for (let next = at; next < queue.length && rank[queue[next]] === rank[queue[at]]; next++) {
+      if (!this.#used[queue[next]]) return next;
     }
-    const position = queue[chosen];
-    return {
-      position,
-      kind: this.#used[position] ? "repeat" : "exact",
-      outOfOrder: bestLacking + bestExtra > 0,
-      at: chosen,
-    };
+    return -1;
   }
 
   #commit(choice: Choice, key: string, place: number): Match<T> {
