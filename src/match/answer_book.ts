@@ -64,7 +64,12 @@ export class AnswerBook<T extends Keyed> {
   /** The history keys noted: the history again when the index is rebuilt. */
   #noted: string[] = [];
 
-  constructor(items: readonly T[]) {
+  /** Tells two recordings that answered alike (for crediting identical recordings). */
+  readonly #sameAnswer?: (a: T, b: T) => boolean;
+
+  /** `sameAnswer` tells recordings whose answers are the same; without it, none are. */
+  constructor(items: readonly T[], sameAnswer?: (a: T, b: T) => boolean) {
+    this.#sameAnswer = sameAnswer;
     this.#items = items;
     this.#index = indexOf(items);
     this.#used = new Uint8Array(items.length);
@@ -205,41 +210,52 @@ export class AnswerBook<T extends Keyed> {
    * state-changing keys recorded before them, `key` aside) is scored against
    * the live session's history: first how many live requests the group's
    * history lacks, then how many it has that the live session never made.
-   * The best group with an unused recording answers, with its first unused
-   * one: every recording of the key is used once before any repeats. Once
-   * all are used, the best group's last answers again.
+   * The best group answers, its first unused recording, else its last again;
+   * but before a repeat, an unused recording of the key with the very same
+   * answer is taken instead, so identical recordings are each used once.
    */
   #choose(queue: readonly number[], own: number): Choice {
     const { rank, prefix } = this.#index;
     const ownAsked = own >= 0 && this.#asked.has(own);
     const liveCount = this.#asked.size - (ownAsked ? 1 : 0);
     let best = -1;
-    let bestScore = Infinity;
-    let fresh = -1;
-    let freshScore = Infinity;
+    let bestLacking = Infinity;
+    let bestExtra = Infinity;
     for (let at = 0; at < queue.length; at++) {
       if (at > 0 && rank[queue[at]] === rank[queue[at - 1]]) continue; // Same group.
       const end = prefix[queue[at]];
       const shared = this.#asked.countBelow(end) - (ownAsked && own < end ? 1 : 0);
-      // Lacking first, extra second: extra counts below any one more lacking request.
-      const score = (liveCount - shared) * 2 ** 26 + (rank[queue[at]] - shared);
-      if (score < bestScore) [best, bestScore] = [at, score];
-      const unused = this.#firstUnused(queue, at);
-      if (unused >= 0 && score < freshScore) [fresh, freshScore] = [unused, score];
-    }
-    if (fresh >= 0) {
-      return { position: queue[fresh], kind: "exact", outOfOrder: freshScore > 0, at: fresh };
+      const lacking = liveCount - shared;
+      const extra = rank[queue[at]] - shared;
+      if (lacking < bestLacking || (lacking === bestLacking && extra < bestExtra)) {
+        [best, bestLacking, bestExtra] = [at, lacking, extra];
+      }
     }
     let last = best;
     while (last + 1 < queue.length && rank[queue[last + 1]] === rank[queue[best]]) last++;
-    return { position: queue[last], kind: "repeat", outOfOrder: bestScore > 0, at: last };
+    let chosen = last;
+    for (let at = best; at <= last; at++) {
+      if (!this.#used[queue[at]]) {
+        chosen = at;
+        break;
+      }
+    }
+    const outOfOrder = bestLacking + bestExtra > 0;
+    if (this.#used[queue[chosen]]) {
+      const twin = this.#unusedTwin(queue, queue[chosen]);
+      if (twin >= 0) return { position: queue[twin], kind: "exact", outOfOrder, at: twin };
+    }
+    const position = queue[chosen];
+    return { position, kind: this.#used[position] ? "repeat" : "exact", outOfOrder, at: chosen };
   }
 
-  /** The first unused recording of the group that starts at `at` in `queue`, or -1. */
-  #firstUnused(queue: readonly number[], at: number): number {
-    const rank = this.#index.rank;
-    for (let next = at; next < queue.length && rank[queue[next]] === rank[queue[at]]; next++) {
-      if (!this.#used[queue[next]]) return next;
+  /** The first unused recording in `queue` whose answer is the same as `position`'s, or -1. */
+  #unusedTwin(queue: readonly number[], position: number): number {
+    if (!this.#sameAnswer) return -1;
+    for (let at = 0; at < queue.length; at++) {
+      const other = queue[at];
+      if (this.#used[other]) continue;
+      if (this.#sameAnswer(this.#items[other], this.#items[position])) return at;
     }
     return -1;
   }

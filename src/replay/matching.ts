@@ -31,7 +31,7 @@ export class SessionMatcher {
   readonly #values = new WeakMap<JsonRpcMessage, ReadonlyMap<string, string>>();
 
   constructor(triggers: readonly Trigger[], private readonly options: ReplayOptions) {
-    this.book = new AnswerBook(triggers);
+    this.book = new AnswerBook(triggers, sameAnswer);
   }
 
   /**
@@ -86,6 +86,14 @@ export class SessionMatcher {
       (matcher.tool === undefined || key.method !== "tools/call" || matcher.tool === key.name)
     );
   }
+}
+
+/** True when two recordings answered alike: the same result or error, whatever their ids. */
+function sameAnswer(a: Trigger, b: Trigger): boolean {
+  const left = a.response?.msg;
+  const right = b.response?.msg;
+  if (!left || !right) return false;
+  return JSON.stringify([left.result, left.error]) === JSON.stringify([right.result, right.error]);
 }
 
 function runMatcher(

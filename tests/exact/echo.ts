@@ -3,7 +3,9 @@
  * SDK-free Python server (tests/fixtures/echo_server.py) through real pipes,
  * and the raw lines a client sends.
  */
+import { spawn } from "node:child_process";
 import path from "node:path";
+import process from "node:process";
 import assert from "node:assert/strict";
 import { CLI, ROOT, run } from "../helpers.ts";
 import type { RunResult } from "../helpers.ts";
@@ -56,4 +58,62 @@ export function answerLine(stdout: string, idText: string): string | undefined {
   return stdout.split("\n").find((line) =>
     line.includes(`"id": ${idText},`) || line.includes(`"id":${idText},`)
   );
+}
+
+/**
+ * A raw client that waits for each request's answer before sending the next
+ * line (a server that handles requests concurrently would otherwise answer
+ * a read before the write sent ahead of it). Resolves with the process's
+ * output and exit code once its input is closed.
+ */
+export function converse(
+  command: readonly string[],
+  lines: readonly string[],
+  env: Record<string, string | undefined> = {},
+): Promise<RunResult> {
+  const merged: Record<string, string | undefined> = { ...process.env, NO_COLOR: "1", ...env };
+  for (const key of Object.keys(merged)) if (merged[key] === undefined) delete merged[key];
+  return new Promise((resolve, reject) => {
+    const child = spawn(command[0], command.slice(1), {
+      cwd: ROOT,
+      env: merged as Record<string, string>,
+      stdio: ["pipe", "pipe", "pipe"],
+    });
+    let stdout = "";
+    let stderr = "";
+    let waiting: { id: string; done: () => void } | undefined;
+    child.stderr.setEncoding("utf8").on("data", (chunk) => (stderr += chunk));
+    child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
+      stdout += chunk;
+      if (waiting && answered(stdout, waiting.id)) waiting.done();
+    });
+    const timer = setTimeout(() => child.kill("SIGKILL"), 60_000);
+    child.on("error", reject);
+    child.on("close", (code, signal) => {
+      clearTimeout(timer);
+      resolve({ code, signal, stdout, stderr });
+    });
+    (async () => {
+      for (const line of lines) {
+        const request = JSON.parse(line) as { id?: unknown; method?: string };
+        const answer = request.id !== undefined && request.method !== undefined
+          ? new Promise<void>((done) => (waiting = { id: JSON.stringify(request.id), done }))
+          : undefined;
+        child.stdin.write(line + "\n");
+        if (answer) await answer;
+      }
+      child.stdin.end();
+    })();
+  });
+}
+
+function answered(stdout: string, id: string): boolean {
+  return stdout.split("\n").some((line) => {
+    try {
+      const message = JSON.parse(line) as { id?: unknown; method?: string };
+      return message.method === undefined && JSON.stringify(message.id) === id;
+    } catch {
+      return false;
+    }
+  });
 }
