@@ -8,7 +8,8 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { CLI, run, tempDir } from "../helpers.ts";
+import { CLI, run, skipTest, tempDir } from "../helpers.ts";
+import { pythonClient, setupState } from "../interop/clients.ts";
 import { Client, getDefaultEnvironment, StdioClientTransport } from "../sdk.ts";
 import { call, opening, recordEcho, replayLines } from "./echo.ts";
 
@@ -117,4 +118,34 @@ test("a cassette with plain placeholders keeps today's matching, and lint says i
   assert.match(lint.stdout, /\[REDACTED:email\] without a keyed digest/);
   const keyed = await run([...CLI, "lint", file]);
   assert.doesNotMatch(keyed.stdout, /MCL009/);
+});
+
+test("Python SDK client: a live value never matches another's recording, and its own comes back", async (t) => {
+  const state = setupState("python");
+  if ("skip" in state) {
+    return skipTest(t, `the Python SDK is not set up (${state.skip}); run tests/interop/setup.sh`);
+  }
+  // The SDK starts the replay with a few variables only (HOME among them): the key file lives there.
+  const home = tempDir();
+  const env = { HOME: home, XDG_CONFIG_HOME: undefined, MCP_CASSETTE_REDACT_KEY: undefined };
+  const file = await recorded(env);
+  const session = path.join(tempDir(), "session.json");
+  const lookup = (who: string) => ({
+    name: who,
+    method: "tools/call",
+    params: { name: "lookup", arguments: { who } },
+  });
+  writeFileSync(
+    session,
+    JSON.stringify({ steps: [lookup("ann@example.com"), lookup("carol@example.net")] }),
+  );
+  const client = pythonClient().command(session, { stdio: [...CLI, "replay", file] });
+  const result = await run(client, { env });
+  assert.equal(result.code, 0, result.stderr);
+  const steps = JSON.parse(result.stdout).steps;
+  assert.match(
+    steps["ann@example.com"].result.content[0].text,
+    /^you asked about ann@example\.com;/,
+  );
+  assert.equal(steps["carol@example.net"].error.code, -32001);
 });
