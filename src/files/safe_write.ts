@@ -118,10 +118,11 @@ export async function createExclusive(
   path: string,
   text: string,
   what = "the file",
+  mode?: number,
 ): Promise<boolean> {
   let file: AppendFile;
   try {
-    file = runtime.openAppend(path, { createNew: true });
+    file = runtime.openAppend(path, { createNew: true, mode });
   } catch (error) {
     if ((error as { code?: string }).code === "EEXIST") return false;
     throw await createError(path, error, what);
