@@ -27,10 +27,10 @@ from mcp import Client
 from mcp.client.stdio import StdioServerParameters
 
 
-def ask(target, city="Paris", tool="forecast", **extra):
+def ask(target, city="Paris", tool="forecast", mode="auto", **extra):
     async def session():
         server = target if isinstance(target, str) else StdioServerParameters(command=target[0], args=target[1:], env=dict(os.environ))
-        async with Client(server, cache=None) as client:
+        async with Client(server, cache=None, mode=mode) as client:
             result = await client.call_tool(tool, {"city": city, **extra})
             return result.content[0].text
     return anyio.run(session)
