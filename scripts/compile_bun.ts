@@ -1,6 +1,6 @@
 /**
  * Run by Bun for scripts/compile.ts: `bun scripts/compile_bun.ts TARGET OUTFILE ENTRY`
- * compiles ENTRY into a standalone binary with Bun.build.
+ * compiles ENTRY into a standalone binary with Bun.build, its code as bytecode.
  *
  * Modules load some others by specifiers built from a folder constant
  * (`import(SRC + "modes/replay_run.ts")`), so that Deno does not load them
@@ -23,6 +23,8 @@ interface BunApi {
     entrypoints: string[];
     compile: { target: string; outfile: string };
     minify: { syntax: boolean };
+    bytecode: boolean;
+    format: string;
     plugins: unknown[];
   }): Promise<{ success: boolean; logs: unknown[] }>;
 }
@@ -58,6 +60,10 @@ const built = await bun.build({
   entrypoints: [entry],
   compile: { target, outfile },
   minify: { syntax: true },
+  // Bytecode compiled ahead: the binary starts without parsing its 10 MB bundle (a replay's
+  // spawn to first answer drops by more than half; BENCHMARKS.md).
+  bytecode: true,
+  format: "esm",
   plugins: [fold],
 });
 if (!built.success) {
