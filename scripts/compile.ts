@@ -108,6 +108,11 @@ function runCompiler(platform: Platform, outfile: string, useDeno: boolean, entr
       "build",
       "--compile",
       "--minify-syntax",
+      // Bytecode: the runtime skips parsing the bundle at every start, which
+      // is most of a replay's start-up (see BENCHMARKS.md); ES module format
+      // because the CLI awaits at top level, which Bun's bytecode allows only there.
+      "--format=esm",
+      "--bytecode",
       `--target=${platform.bun}`,
       "--outfile",
       outfile,
