@@ -23,7 +23,7 @@ import path from "node:path";
 import process from "node:process";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
-import { buildNpm } from "./build_npm.ts";
+import { buildNpm, PACKAGE_NAME } from "./build_npm.ts";
 import { compile, hostPlatform } from "./compile.ts";
 import { replaceSection } from "./bench/benchmarks_md.ts";
 
@@ -134,14 +134,14 @@ function measureNpm(work: string): Sizes {
   });
   if (installed.status !== 0) throw new Error(`npm install failed: ${installed.stderr}`);
   const modules = path.join(install, "node_modules");
-  const pkg = path.join(modules, "mcp-cassette");
+  const pkg = path.join(modules, ...PACKAGE_NAME.split("/"));
   const dependencies = fs.readdirSync(modules)
-    .filter((name) => !name.startsWith(".") && name !== "mcp-cassette")
+    .filter((name) => !name.startsWith("."))
     .flatMap((name) =>
       name.startsWith("@")
         ? fs.readdirSync(path.join(modules, name)).map((n) => `${name}/${n}`)
         : [name]
-    );
+    ).filter((name) => name !== PACKAGE_NAME);
   return {
     tarball: info.size,
     unpacked: info.unpackedSize,
@@ -223,7 +223,7 @@ async function main() {
     "| --- | --- |",
     `| compiled binary, ${hostPlatform().name} | ${mb(fs.statSync(binary).size)} |`,
     `| npm tarball (\`npm pack\`) | ${kb(sizes.tarball)} (unpacked ${kb(sizes.unpacked)}) |`,
-    `| installed \`node_modules/mcp-cassette\` alone | ${kb(sizes.packageBytes)}${
+    `| installed \`node_modules/${PACKAGE_NAME}\` alone | ${kb(sizes.packageBytes)}${
       du(sizes.packageDuKb)
     } |`,
     `| installed with its dependencies (\`node_modules\`) | ${kb(sizes.installedBytes)}${

@@ -106,7 +106,7 @@ after(() => {
 });
 
 test("npm package: manifest, exports and tarball contents", () => {
-  assert.equal(manifest.name, "mcp-cassette");
+  assert.equal(manifest.name, "@mcp-cassette/mcp-cassette");
   assert.equal(
     manifest.version,
     JSON.parse(readFileSync(path.join(ROOT, "deno.json"), "utf8")).version,
@@ -176,7 +176,7 @@ test("npm package: manifest, exports and tarball contents", () => {
 });
 
 test("npm package: the installed bin records under Node and replays under Node, Bun and Deno", async () => {
-  const pkgDir = path.join(project, "node_modules", "mcp-cassette");
+  const pkgDir = path.join(project, "node_modules", "@mcp-cassette", "mcp-cassette");
   // On Windows .bin holds .cmd shims; Node runs the bin's target itself.
   const bin = process.platform === "win32"
     ? path.join(pkgDir, "cli.js")
@@ -223,20 +223,20 @@ test("npm package: the installed bin records under Node and replays under Node, 
 
 /**
  * A script that replays sum.cassette.jsonl with `startCassette` (from the
- * package's main entry) and the `mcp-cassette/testing` helpers' name check,
+ * package's main entry) and the `@mcp-cassette/mcp-cassette/testing` helpers' name check,
  * calls get-sum through the SDK client, and prints what it saw.
  */
 function clientScript(kind: "esm" | "cjs"): string {
   const load = kind === "esm"
     ? `import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { startCassette } from "mcp-cassette";
-import { cassetteFileName } from "mcp-cassette/testing";
+import { startCassette } from "@mcp-cassette/mcp-cassette";
+import { cassetteFileName } from "@mcp-cassette/mcp-cassette/testing";
 `
     : `const { Client } = require("@modelcontextprotocol/sdk/client/index.js");
 const { StdioClientTransport } = require("@modelcontextprotocol/sdk/client/stdio.js");
-const { startCassette } = require("mcp-cassette");
-const { cassetteFileName } = require("mcp-cassette/testing");
+const { startCassette } = require("@mcp-cassette/mcp-cassette");
+const { cassetteFileName } = require("@mcp-cassette/mcp-cassette/testing");
 `;
   return `${load}
 async function main() {
@@ -294,13 +294,13 @@ for (const [name, runner, kind] of LIBRARY_CASES) {
     // (Deno names it by a URL's path, /C:/… on Windows; macOS's temp folder is a symlink).
     assert.equal(
       realpathSync(String(seen.cli).replace(/^\/(?=[A-Za-z]:)/, "")),
-      realpathSync(path.join(project, "node_modules", "mcp-cassette", "cli.js")),
+      realpathSync(path.join(project, "node_modules", "@mcp-cassette", "mcp-cassette", "cli.js")),
       `${name} started ${seen.cli}`,
     );
   });
 }
 
-test("npm package: jest's CommonJS runtime (no ES module support) loads mcp-cassette/testing", async () => {
+test("npm package: jest's CommonJS runtime (no ES module support) loads @mcp-cassette/mcp-cassette/testing", async () => {
   // What ts-jest and babel set-ups amount to: test files run as CommonJS and
   // require() the package, with no --experimental-vm-modules.
   writeFileSync(
@@ -311,7 +311,7 @@ test("npm package: jest's CommonJS runtime (no ES module support) loads mcp-cass
     path.join(project, "sum.test.js"),
     `const { Client } = require("@modelcontextprotocol/sdk/client/index.js");
 const { StdioClientTransport } = require("@modelcontextprotocol/sdk/client/stdio.js");
-const { useJestCassette } = require("mcp-cassette/testing");
+const { useJestCassette } = require("@mcp-cassette/mcp-cassette/testing");
 
 test("adds two numbers", async () => {
   const cassette = await useJestCassette({ dir: __dirname, name: "sum.cassette.jsonl" });
@@ -350,8 +350,8 @@ test("adds two numbers", async () => {
 test("npm package: TypeScript finds the declarations from CommonJS and from ES modules", async () => {
   writeFileSync(
     path.join(project, "types.cts"),
-    `import { startCassette, UsageError } from "mcp-cassette";
-import { cassetteFileName, useJestCassette } from "mcp-cassette/testing";
+    `import { startCassette, UsageError } from "@mcp-cassette/mcp-cassette";
+import { cassetteFileName, useJestCassette } from "@mcp-cassette/mcp-cassette/testing";
 const started: Promise<{ command: string }> = startCassette({ path: "x.cassette.jsonl", replay: { strict: true } });
 const name: string = cassetteFileName(["a"]);
 void started; void name; void useJestCassette; void UsageError;
@@ -359,8 +359,8 @@ void started; void name; void useJestCassette; void UsageError;
   );
   writeFileSync(
     path.join(project, "types.mts"),
-    `import { startCassette } from "mcp-cassette";
-import { useCassette } from "mcp-cassette/testing";
+    `import { startCassette } from "@mcp-cassette/mcp-cassette";
+import { useCassette } from "@mcp-cassette/mcp-cassette/testing";
 const started: Promise<{ args: string[] }> = startCassette({ path: "x.cassette.jsonl", replay: { pace: "recorded" } });
 void started; void useCassette;
 `,
