@@ -21,15 +21,6 @@ import { REDACTION_OPTIONS } from "./shared_options.ts";
 import { parseIgnorePaths } from "../match/ignore_paths.ts";
 import type { IgnorePath } from "../match/ignore_paths.ts";
 
-/**
- * The source folder, for the modules replay loads only when a run needs them
- * (HTTP, new episodes, redaction, faults). Specifiers built from it, not
- * written out: Deno loads and prepares the graph of every literal
- * `import("…")` when the importing module loads, which cost replay's start
- * about 40 modules it never ran (as src/cli/registry.ts explains).
- */
-const SRC = "../";
-
 /** The `replay` command. */
 export const command: Command = {
   name: "replay",
@@ -140,8 +131,15 @@ export const command: Command = {
     const engine = listen
       ? await loadedEngine(positionals[0], values, log)
       : await streamingEngine(positionals[0], values, log);
+    // The modules replay loads only when a run needs them (HTTP, new episodes,
+    // redaction, faults) are named by a sum of two literals, not one literal:
+    // Deno loads and prepares the graph of every literal `import("…")` when the
+    // importing module loads (about 40 modules replay never runs, as
+    // src/cli/registry.ts explains), while Bun folds the sum back into one
+    // literal and bundles the module into the binary (a name held in a const
+    // is not folded here, since this module is loaded lazily).
     const report = listen
-      ? await (await import(SRC + "replay/http.ts") as typeof import("../replay/http.ts"))
+      ? await (await import("../" + "replay/http.ts") as typeof import("../replay/http.ts"))
         .serveHttp(engine, {
           listen,
           maxStreams: positiveInt(stringOption(values, "max-streams"), "max-streams", 1024),
@@ -186,7 +184,7 @@ async function replayWithExtras(
   const quiet = flag(values, "quiet");
   const log = quiet ? () => {} : (line: string) => printErr(`mcp-cassette: ${line}`);
   const { replayNewEpisodes } = await import(
-    SRC + "modes/replay_run.ts"
+    "../" + "modes/replay_run.ts"
   ) as typeof import("../modes/replay_run.ts");
   return await replayNewEpisodes({
     cassette,
@@ -291,7 +289,7 @@ function redactionPlan(values: OptionValues, header: CassetteHeader | undefined)
     builtInOnly: extra.length === 0 && packs.length === 0 && onlyBuiltInRules(base),
     build: async (): Promise<Redactor> => {
       const { createReplayRedactor } = await import(
-        SRC + "redact/mod.ts"
+        "../" + "redact/mod.ts"
       ) as typeof import("../redact/mod.ts");
       return await createReplayRedactor({ ...base, rules: [...base.rules, ...extra] }, {
         packs,
@@ -314,7 +312,7 @@ function onlyBuiltInRules(info: RedactionInfo): boolean {
  */
 async function loadFaults(file: string, seed: string | undefined) {
   const { createFaultInjector, loadFaultOverlay, parseFaultSeed } = await import(
-    SRC + "faults/mod.ts"
+    "../" + "faults/mod.ts"
   );
   return createFaultInjector(
     await loadFaultOverlay(file),
