@@ -32,19 +32,19 @@ function figures(measured: Measured): Figure[] {
   return [
     {
       what: "KB packed",
-      pattern: /≈ ([\d.]+) KB packed/,
+      pattern: /≈ ([\d.]+) KB\s+packed/,
       unit: 1024,
       measured: measured.packedBytes,
     },
     {
       what: "MB unpacked",
-      pattern: /≈ ([\d.]+) MB unpacked/,
+      pattern: /≈ ([\d.]+) MB\s+unpacked/,
       unit: 1024 * 1024,
       measured: measured.unpackedBytes,
     },
     {
       what: "MB binary",
-      pattern: /binary is ≈ ([\d.]+) MB/,
+      pattern: /binary is\s+≈ ([\d.]+) MB/,
       unit: 1024 * 1024,
       measured: measured.binaryBytes,
     },
