@@ -146,12 +146,46 @@ export const command: Command = {
           onListening: (url) => printErr(`mcp-cassette: replaying ${positionals[0]} at ${url}`),
           log,
         })
-      : await serveStdio(engine, { input: runtime.stdin, output: runtime.stdout, log });
-    const reportFile = stringOption(values, "report");
-    if (reportFile) await runtime.writeTextFile(reportFile, JSON.stringify(report, null, 2) + "\n");
+      : await serveStdioReporting(engine, stringOption(values, "report"), log);
+    await writeReport(stringOption(values, "report"), report);
     return finishReport(report, values, quiet);
   },
 };
+
+async function writeReport(file: string | undefined, report: ReplayReport): Promise<void> {
+  if (file) await runtime.writeTextFile(file, JSON.stringify(report, null, 2) + "\n");
+}
+
+/**
+ * Serves on stdio; a signal that ends the session (a client stopping its
+ * server, or going down with it) still writes the report before the exit.
+ */
+async function serveStdioReporting(
+  engine: ReplayEngine,
+  reportFile: string | undefined,
+  log: (line: string) => void,
+): Promise<ReplayReport> {
+  // Set by a signal: its handler writes the report and exits, and the session's
+  // own end (stdin may close with the signal) must not write over it meanwhile.
+  let stopping: Promise<never> | undefined;
+  const stops = (["SIGINT", "SIGTERM"] as const).map((signal) =>
+    runtime.onSignal(signal, () => {
+      if (stopping) return;
+      stopping = new Promise<never>(() => {});
+      const code = signal === "SIGINT" ? 130 : 143;
+      void writeReport(reportFile, engine.finish()).catch(() => {}).finally(() =>
+        runtime.exit(code)
+      );
+    })
+  );
+  try {
+    const report = await serveStdio(engine, { input: runtime.stdin, output: runtime.stdout, log });
+    if (stopping) await stopping;
+    return report;
+  } finally {
+    stops.forEach((stop) => stop());
+  }
+}
 
 async function loadedEngine(path: string, values: OptionValues, log: (line: string) => void) {
   const cassette = await loadCassette(path);
