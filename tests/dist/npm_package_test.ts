@@ -6,7 +6,9 @@
  * node_modules by Node (ES modules and `require`), Deno, Bun and jest's
  * CommonJS runtime, replays a committed cassette to the SDK client.
  *
- * Built, packed and installed once; every case shares the install. `npm
+ * Built, packed and installed once; every case shares the install (CI
+ * passes the tarball its release built in MCP_CASSETTE_TARBALL: then it is
+ * unpacked and packed again, not built). `npm
  * install` takes jsonc-parser, smol-toml and the SDK from the npm registry
  * (or its local cache).
  */
@@ -19,6 +21,7 @@ import {
   mkdirSync,
   readFileSync,
   realpathSync,
+  renameSync,
   rmSync,
   statSync,
   writeFileSync,
@@ -26,7 +29,15 @@ import {
 import path from "node:path";
 import process from "node:process";
 import { ROOT, run, tempDir } from "../helpers.ts";
-import { BUN_BIN, DENO_BIN, denoScript, NODE_BIN, recordWith, replayWith } from "./_runtimes.ts";
+import {
+  BUN_BIN,
+  DENO_BIN,
+  denoScript,
+  NODE_BIN,
+  overridesInName,
+  recordWith,
+  replayWith,
+} from "./_runtimes.ts";
 
 interface PackedFile {
   path: string;
@@ -81,7 +92,13 @@ before(async () => {
   // Set first: with the build failed, the tests' files would otherwise land in the
   // working folder (path.join("", name)), the repository when run from its root.
   project = path.join(work, "project");
-  await denoScript("build_npm.ts", ["--out", outDir]);
+  const given = process.env.MCP_CASSETTE_TARBALL;
+  if (given) {
+    // CI's release packed and proved this tarball already: test what it shipped, unbuilt again.
+    const unpacked = await run(["tar", "-xzf", path.resolve(ROOT, given), "-C", work]);
+    assert.equal(unpacked.code, 0, unpacked.stderr);
+    renameSync(path.join(work, "package"), outDir);
+  } else await denoScript("build_npm.ts", ["--out", outDir]);
   manifest = JSON.parse(readFileSync(path.join(outDir, "package.json"), "utf8"));
   packed = JSON.parse(npm(["pack", "--json", "--pack-destination", work], outDir))[0];
   mkdirSync(project);
@@ -105,7 +122,7 @@ after(() => {
   if (work) rmSync(work, { recursive: true, force: true });
 });
 
-test("npm package: manifest, exports and tarball contents", () => {
+test(`npm package${overridesInName("MCP_CASSETTE_TARBALL")}: manifest, exports and tarball contents`, () => {
   assert.equal(manifest.name, "@mcp-cassette/mcp-cassette");
   assert.equal(
     manifest.version,
