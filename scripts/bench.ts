@@ -14,10 +14,13 @@
  *   against the floor's, each from a fresh process, interleaved rounds,
  *   medians; replay, `lint` and `inspect` peak RSS per MB of cassette.
  *
- * Usage: deno run -A --v8-flags=--expose-gc scripts/bench.ts [--calls 400] [--rounds 3] [--big-mb 100] [--only latency,framing,memory]
+ * Usage: deno run -A --v8-flags=--expose-gc scripts/bench.ts [--calls 400] [--rounds 3] [--big-mb 100] [--only latency,framing,memory] [--base DIR]
  *        deno run -A scripts/bench.ts --scale [--scale-rounds 5] [--huge]
  *   (the issue 24 rows; --huge adds the 10^6-frame cassette, about 170 MB: each of its
  *   replay runs took tens of seconds here, so it is off by default)
+ *   --base DIR  also times the replay of another checkout (DIR/cli.ts, e.g. a commit
+ *            exported with `git archive`), in the same rounds: before and after a change,
+ *            alternating, same run
  * Prints Markdown tables; BENCHMARKS.md holds the last run's.
  */
 import { Client } from "../tests/sdk.ts";
@@ -50,6 +53,7 @@ const { values } = parseArgs({
     scale: { type: "boolean", default: false },
     "scale-rounds": { type: "string", default: "5" },
     huge: { type: "boolean", default: false },
+    base: { type: "string" },
   },
 });
 const CALLS = Number(values.calls);
@@ -122,6 +126,19 @@ async function latency() {
   const targets: Record<string, Target> = {
     floor: { command: floor },
     replay: { command: [...cli, "replay", "--quiet", cassette] },
+    ...(values.base
+      ? {
+        "replay (base)": {
+          command: [
+            ...run,
+            path.join(path.resolve(values.base), "cli.ts"),
+            "replay",
+            "--quiet",
+            cassette,
+          ],
+        },
+      }
+      : {}),
     "byte pipe": { command: pipe },
     recorder: { command: recorder },
     // What the recorder's threads (src/record/threads.ts) save: the same recorder copying on its event loop.
@@ -296,6 +313,12 @@ if (wants("latency")) {
       ratio(results["recorder on its main thread"].p50Ms, results["byte pipe"].p50Ms)
     } | — |`,
   );
+  const base = results["replay (base)"];
+  if (base) {
+    figures.push(
+      `| replay p50 / base replay p50 | ${ratio(results.replay.p50Ms, base.p50Ms)} | — |`,
+    );
+  }
 }
 if (wants("framing")) {
   const big = path.join(dir, "big.cassette.jsonl");
