@@ -20,7 +20,7 @@ import { claimRecording, eraOf, settledClaim, settledEra } from "./claims.ts";
 import { emptyReport } from "./report.ts";
 import type { RecordedUse, ReplayReport } from "./report.ts";
 import { ReplaySession } from "./session.ts";
-import { journalRequest } from "./journal.ts";
+import { journalRequest, settleJournal } from "./journal.ts";
 import { knownTools } from "./known_tools.ts";
 import type { JournalEntry, JournalOutcome } from "./journal.ts";
 import type { JsonRpcMessage } from "../jsonrpc.ts";
@@ -327,6 +327,16 @@ export class ReplayEngine implements RecordingSource, ReportSink {
       headerSha256: sha256Hex(this.cassette.headerText ?? JSON.stringify(this.cassette.header)),
     };
     return this.report;
+  }
+
+  /**
+   * {@linkcode finish}, once the journal's arguments are redacted (with the
+   * recording's rules, they are redacted when the journal is read).
+   */
+  async finished(): Promise<ReplayReport> {
+    const report = this.finish();
+    await settleJournal(report.journal);
+    return report;
   }
 
   /** One row per recorded request of the whole cassette, with how it was used. */
