@@ -3,6 +3,7 @@
  *
  * @module
  */
+import { INSPECT_OPTIONS } from "../options/inspect.ts";
 import type { Command } from "../cli/command.ts";
 import { flag, stringOption } from "../cli/command.ts";
 import { printOut } from "../cli/output.ts";
@@ -21,7 +22,6 @@ import {
 import type { InspectReport, TimelineRow } from "../inspect/mod.ts";
 import { stableStringify } from "../json.ts";
 import { listMessages } from "../surface/mod.ts";
-import { loadCommands } from "../cli/registry.ts";
 import { explainConfig } from "../config/explain.ts";
 import { formatJournalText, readReportJournal } from "../inspect/journal.ts";
 
@@ -100,46 +100,10 @@ export const command: Command = {
     "from (env, file:line or default), and checks the whole file. --report REPORT prints the journal of " +
     "a replay report (`replay --report` or `--run-log`): every live request in arrival order, its " +
     "session, how it was answered and the cassette line that answered it.",
-  options: {
-    timeline: {
-      type: "boolean",
-      description: "One line per entry: t, session, dir, kind, method/id",
-      multiple: false,
-    },
-    grep: {
-      type: "string",
-      valueName: "TEXT",
-      description: "Only entries containing TEXT (case-insensitive)",
-      multiple: false,
-    },
-    faults: {
-      type: "string",
-      valueName: "FILE",
-      description: "Show which recorded requests each fault of an overlay would hit",
-      multiple: false,
-    },
-    format: {
-      type: "string",
-      valueName: "FORMAT",
-      description: "text or json",
-      default: "text",
-      multiple: false,
-    },
-    report: {
-      type: "string",
-      valueName: "REPORT",
-      description: "Print the journal of a replay report (replay --report or --run-log) instead",
-      multiple: false,
-    },
-    "explain-config": {
-      type: "boolean",
-      description:
-        "Print each setting of mcp-cassette.toml, its value and where it came from (env, file:line, default)",
-    },
-  },
+  options: INSPECT_OPTIONS,
   async run({ values, positionals }) {
     if (flag(values, "explain-config")) {
-      await printOut(await explainConfig(await loadCommands()));
+      await printOut(await explainConfig());
       return ExitCode.Ok;
     }
     const format = stringOption(values, "format") ?? "text";
