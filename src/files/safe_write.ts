@@ -12,7 +12,7 @@
  * - a target that is itself a link is refused with one line unless the
  *   caller passes `force`, which then replaces the link with the new file;
  * - a write that fails removes its side file (or the file it created), and
- *   says which file and why in one line ({@linkcode WriteError}, exit 8).
+ *   says which file and why in one line ({@linkcode WriteError}, exit 9).
  *
  * @module
  */
@@ -118,10 +118,11 @@ export async function createExclusive(
   path: string,
   text: string,
   what = "the file",
+  mode?: number,
 ): Promise<boolean> {
   let file: AppendFile;
   try {
-    file = runtime.openAppend(path, { createNew: true });
+    file = runtime.openAppend(path, { createNew: true, mode });
   } catch (error) {
     if ((error as { code?: string }).code === "EEXIST") return false;
     throw await createError(path, error, what);

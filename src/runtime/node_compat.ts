@@ -88,6 +88,7 @@ function openAppend(filePath: string, options: AppendOptions = {}): AppendFile {
   const fd = fs.openSync(
     filePath,
     O_WRONLY | O_CREAT | O_APPEND | (options.createNew ? O_EXCL : O_NOFOLLOW),
+    options.mode ?? 0o666,
   );
   return {
     write(bytes) {

@@ -89,6 +89,8 @@ export interface AppendOptions {
    * is opened if it exists, created if not.
    */
   createNew?: boolean;
+  /** With `createNew`, the new file's permission bits (a key file is 0600). */
+  mode?: number;
 }
 
 /** What {@linkcode Runtime.stat} tells. */
