@@ -305,9 +305,8 @@ async function addReport(
   if (!folder) return;
   await runtime.mkdir(folder);
   const name = `${path.basename(result.cassette ?? "cassette")}.${recordingId()}.report.json`;
-  await writeFileSafely(path.join(folder, name), JSON.stringify(report, null, 2) + "\n", {
-    what: "the report",
-  });
+  const text = JSON.stringify(report, null, 2) + "\n";
+  await writeFileSafely(path.join(folder, name), text, { what: "the report" });
 }
 
 /** What the client is to run after mcp-cassette itself: record, replay or replay appending. */
