@@ -11,7 +11,7 @@ import assert from "node:assert/strict";
 import * as fs from "node:fs";
 import path from "node:path";
 import process from "node:process";
-import { loadCommand } from "../../src/cli/registry.ts";
+import { commandNames, loadCommand } from "../../src/cli/registry.ts";
 import { commandHelp } from "../../src/cli/main.ts";
 import { parseArgList } from "../../src/cli/args.ts";
 import { resolveOptions } from "../../src/config/options.ts";
@@ -54,6 +54,11 @@ function fileWith(section: string, settings: Record<string, unknown>): ConfigFil
 }
 
 test("the commands parse with the schema's own declarations, every option accepted", async () => {
+  assert.deepEqual(
+    Object.keys(COMMAND_OPTIONS),
+    commandNames,
+    "src/options/all.ts lists every command",
+  );
   for (const [name, options] of Object.entries(COMMAND_OPTIONS)) {
     const command = await loadCommand(name);
     assert.ok(command, name);
