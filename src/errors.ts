@@ -22,7 +22,7 @@ export const ExitCode = {
   /** The server could not be started or reached. */
   Unreachable: 7,
   /** A file could not be written (a full disk, a read-only folder); what was written is whole. */
-  WriteFailed: 8,
+  WriteFailed: 9,
 } as const;
 
 /** Base class of every error mcp-cassette raises on purpose. */

@@ -18,9 +18,6 @@ import type { LineBatch } from "./byte_lines.ts";
 
 export { lineBatches } from "./file_lines.ts";
 
-/** This folder, for the import of the converters (see below). */
-const HERE = "./";
-
 /** An entry together with the line it came from. */
 export type LocatedEntry = Entry & { line: number };
 
@@ -236,7 +233,7 @@ export async function streamCassette(
  * literal: a literal import() has Deno prepare every converter at start-up.
  */
 async function foreign(path: string, head: CassetteHead<string>): Promise<CassetteStream> {
-  const { importForeign } = await import(HERE + "import.ts") as typeof import("./import.ts");
+  const { importForeign } = await import("./" + "import.ts") as typeof import("./import.ts");
   const imported = await importForeign(path, head);
   return { ...imported, batches: oneBatch(imported.entries) };
 }

@@ -77,8 +77,9 @@ export async function replayNewEpisodes(options: ReplayRunOptions): Promise<numb
   const stops = (["SIGINT", "SIGTERM"] as const).map((signal) =>
     runtime.onSignal(signal, () => {
       const code = signal === "SIGINT" ? 130 : 143;
-      const report = engine?.finish();
+      const finished = engine?.finished();
       void (async () => {
+        const report = await finished?.catch(() => undefined);
         if (report) {
           await writeReport(report).catch(() => {});
           reporter.end(action, code, report, episodes?.appended);
