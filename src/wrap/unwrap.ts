@@ -10,6 +10,7 @@
  */
 import { applyEdits, findNodeAtLocation, modify, parse, parseTree } from "jsonc-parser";
 import { runtime } from "../runtime/mod.ts";
+import { writeFileSafely } from "../files/safe_write.ts";
 import { ConfigError, parseClientConfig } from "./config.ts";
 import type { ClientConfig, ServerEntry } from "./config.ts";
 
@@ -91,9 +92,7 @@ export async function unwrapConfig(options: UnwrapOptions): Promise<number> {
     options.log(`${file}: put back as it was before wrap`);
     return 0;
   }
-  const next = `${file}.mcp-cassette-unwrap`;
-  await runtime.writeTextFile(next, text);
-  await runtime.rename(next, file);
+  await writeFileSafely(file, text, { what: "the config" });
   await runtime.remove(backup);
   options.log(
     `${file}: put back ${restored.join(", ") || "no server"} as before wrap; ` +
