@@ -91,9 +91,9 @@ async function serveStdioReporting(
       if (stopping) return;
       stopping = new Promise<never>(() => {});
       const code = signal === "SIGINT" ? 130 : 143;
-      void writeReport(reportFile, engine.finish()).catch(() => {}).finally(() =>
-        runtime.exit(code)
-      );
+      // The report covers the whole recording: a streaming engine reads the rest first.
+      const ending = engine.loaded.then(() => writeReport(reportFile, engine.finish()));
+      void ending.catch(() => {}).finally(() => runtime.exit(code));
     })
   );
   try {
