@@ -13,6 +13,9 @@ import type { MissReport } from "../errors.ts";
 import { ReplayEngine } from "../replay/engine.ts";
 import { serveHttp } from "../replay/http.ts";
 import type { ReplayReport } from "../replay/report.ts";
+import { emptyJournal } from "../replay/journal.ts";
+import { mergeReport } from "./merge_report.ts";
+import type { MergedReports } from "./merge_report.ts";
 import { runtime } from "../runtime/mod.ts";
 import { actionFor, resolveRecordMode } from "../modes/mode.ts";
 import type { ModeAction, RecordMode } from "../modes/mode.ts";
@@ -27,6 +30,7 @@ import { parseIgnorePaths } from "../match/ignore_paths.ts";
 import type { MatchMode } from "../replay/options.ts";
 import { sleep } from "../util.ts";
 import { withTestingConfig } from "../config/testing.ts";
+import { writeFileSafely } from "../files/safe_write.ts";
 
 /** Options of {@linkcode startCassette}. */
 export interface CassetteOptions {
@@ -66,7 +70,7 @@ export interface LaunchSummary {
 }
 
 /** What {@linkcode CassetteServer.finish} found. */
-export interface CassetteResult {
+export interface CassetteResult extends MergedReports {
   /** The cassette's absolute path. */
   cassette: string;
   mode: RecordMode;
@@ -251,7 +255,7 @@ async function collect(
       ...(end?.appended ? { appended: end.appended } : {}),
       ...(end?.error ? { error: end.error } : {}),
     });
-    if (end?.report) await addReport(result, end.report);
+    if (end?.report) await addReport(result, end.report, String(result.launches.length));
     result.appended += end?.appended ?? 0;
   }
   return result;
@@ -274,6 +278,9 @@ function emptyResult(
     outOfOrder: [],
     unplayed: [],
     appended: 0,
+    journal: emptyJournal(),
+    recorded: [],
+    tools: [],
   };
   return result;
 }
@@ -283,7 +290,12 @@ function emptyResult(
  * names a folder, keeps it there as a file of its own (`prune` reads a
  * whole suite's reports from such a folder).
  */
-async function addReport(result: CassetteResult, report: ReplayReport): Promise<void> {
+async function addReport(
+  result: CassetteResult,
+  report: ReplayReport,
+  session?: string,
+): Promise<void> {
+  mergeReport(result, report, session);
   result.misses.push(...report.misses);
   result.inexact.push(...report.inexact);
   result.repeats.push(...report.repeats);
@@ -293,7 +305,9 @@ async function addReport(result: CassetteResult, report: ReplayReport): Promise<
   if (!folder) return;
   await runtime.mkdir(folder);
   const name = `${path.basename(result.cassette ?? "cassette")}.${recordingId()}.report.json`;
-  await runtime.writeTextFile(path.join(folder, name), JSON.stringify(report, null, 2) + "\n");
+  await writeFileSafely(path.join(folder, name), JSON.stringify(report, null, 2) + "\n", {
+    what: "the report",
+  });
 }
 
 /** What the client is to run after mcp-cassette itself: record, replay or replay appending. */

@@ -9,6 +9,7 @@
  */
 import { runtime } from "../runtime/mod.ts";
 import { UsageError } from "../errors.ts";
+import { createExclusive } from "../files/safe_write.ts";
 import { toHex } from "../redact/sha256.ts";
 import { KEY_HINT, PlaceholderDigest, randomBytes } from "../redact/digest.ts";
 import type { DigestInfo } from "../redact/digest.ts";
@@ -42,7 +43,7 @@ export async function redactKey(create: boolean): Promise<string | undefined> {
   const made = toHex(randomBytes(32));
   try {
     await runtime.mkdir(file.slice(0, file.lastIndexOf("/")));
-    if (await runtime.createExclusive(file, made + "\n", 0o600)) return made;
+    if (await createExclusive(file, made + "\n", "the redaction key file", 0o600)) return made;
   } catch (error) {
     throw new UsageError(
       `Cannot make the redaction key file ${file} (${

@@ -20,15 +20,7 @@ import { runtime } from "../runtime/mod.ts";
 import type { Redactor } from "../redact/redactor.ts";
 import { parseIgnorePaths } from "../match/ignore_paths.ts";
 import type { IgnorePath } from "../match/ignore_paths.ts";
-
-/**
- * The source folder, for the modules replay loads only when a run needs them
- * (HTTP, new episodes, redaction, faults). Specifiers built from it, not
- * written out: Deno loads and prepares the graph of every literal
- * `import("…")` when the importing module loads, which cost replay's start
- * about 40 modules it never ran (as src/cli/registry.ts explains).
- */
-const SRC = "../";
+import { writeFileSafely } from "../files/safe_write.ts";
 
 /** The `replay` command. */
 export const command: Command = {
@@ -55,20 +47,63 @@ export const command: Command = {
     const engine = listen
       ? await loadedEngine(positionals[0], values, log)
       : await streamingEngine(positionals[0], values, log);
+    // The modules replay loads only when a run needs them (HTTP, new episodes,
+    // redaction, faults) are named by a sum of two literals, not one literal:
+    // Deno loads and prepares the graph of every literal `import("…")` when the
+    // importing module loads (about 40 modules replay never runs, as
+    // src/cli/registry.ts explains), while Bun folds the sum back into one
+    // literal and bundles the module into the binary (a name held in a const
+    // is not folded here, since this module is loaded lazily).
     const report = listen
-      ? await (await import(SRC + "replay/http.ts") as typeof import("../replay/http.ts"))
+      ? await (await import("../" + "replay/http.ts") as typeof import("../replay/http.ts"))
         .serveHttp(engine, {
           listen,
           maxStreams: positiveInt(stringOption(values, "max-streams"), "max-streams", 1024),
           onListening: (url) => printErr(`mcp-cassette: replaying ${positionals[0]} at ${url}`),
           log,
         })
-      : await serveStdio(engine, { input: runtime.stdin, output: runtime.stdout, log });
-    const reportFile = stringOption(values, "report");
-    if (reportFile) await runtime.writeTextFile(reportFile, JSON.stringify(report, null, 2) + "\n");
+      : await serveStdioReporting(engine, stringOption(values, "report"), log);
+    await writeReport(stringOption(values, "report"), report);
     return finishReport(report, values, quiet);
   },
 };
+
+async function writeReport(file: string | undefined, report: ReplayReport): Promise<void> {
+  if (file) {
+    await writeFileSafely(file, JSON.stringify(report, null, 2) + "\n", { what: "the report" });
+  }
+}
+
+/**
+ * Serves on stdio; a signal that ends the session (a client stopping its
+ * server, or going down with it) still writes the report before the exit.
+ */
+async function serveStdioReporting(
+  engine: ReplayEngine,
+  reportFile: string | undefined,
+  log: (line: string) => void,
+): Promise<ReplayReport> {
+  // Set by a signal: its handler writes the report and exits, and the session's
+  // own end (stdin may close with the signal) must not write over it meanwhile.
+  let stopping: Promise<never> | undefined;
+  const stops = (["SIGINT", "SIGTERM"] as const).map((signal) =>
+    runtime.onSignal(signal, () => {
+      if (stopping) return;
+      stopping = new Promise<never>(() => {});
+      const code = signal === "SIGINT" ? 130 : 143;
+      void writeReport(reportFile, engine.finish()).catch(() => {}).finally(() =>
+        runtime.exit(code)
+      );
+    })
+  );
+  try {
+    const report = await serveStdio(engine, { input: runtime.stdin, output: runtime.stdout, log });
+    if (stopping) await stopping;
+    return report;
+  } finally {
+    stops.forEach((stop) => stop());
+  }
+}
 
 async function loadedEngine(path: string, values: OptionValues, log: (line: string) => void) {
   const cassette = await loadCassette(path);
@@ -104,7 +139,7 @@ async function replayWithExtras(
   const quiet = flag(values, "quiet");
   const log = quiet ? () => {} : (line: string) => printErr(`mcp-cassette: ${line}`);
   const { replayNewEpisodes } = await import(
-    SRC + "modes/replay_run.ts"
+    "../" + "modes/replay_run.ts"
   ) as typeof import("../modes/replay_run.ts");
   return await replayNewEpisodes({
     cassette,
@@ -220,7 +255,7 @@ async function redactionPlan(
   let digestKey: string | undefined;
   if (recorded?.digest) {
     const { replayDigestKey } = await import(
-      SRC + "commands/redact_key.ts"
+      "../" + "commands/redact_key.ts"
     ) as typeof import("./redact_key.ts");
     digestKey = await replayDigestKey(cassette, recorded.digest);
     if (digestKey === undefined) recorded = { ...recorded, digest: undefined };
@@ -231,7 +266,7 @@ async function redactionPlan(
     builtInOnly: extra.length === 0 && packs.length === 0 && onlyBuiltInRules(base),
     build: async (): Promise<Redactor> => {
       const { createReplayRedactor } = await import(
-        SRC + "redact/mod.ts"
+        "../" + "redact/mod.ts"
       ) as typeof import("../redact/mod.ts");
       return await createReplayRedactor({ ...base, rules: [...base.rules, ...extra] }, {
         packs,
@@ -256,7 +291,7 @@ function onlyBuiltInRules(info: RedactionInfo): boolean {
  */
 async function loadFaults(file: string, seed: string | undefined) {
   const { createFaultInjector, loadFaultOverlay, parseFaultSeed } = await import(
-    SRC + "faults/mod.ts"
+    "../" + "faults/mod.ts"
   );
   return createFaultInjector(
     await loadFaultOverlay(file),

@@ -26,6 +26,7 @@ import { describe, isChangeNotice, malformedText, paced, settleGap } from "./ste
 import { noteMatch } from "./match_note.ts";
 import { sameTrigger } from "./trigger_list.ts";
 import { whenSettled } from "./settling.ts";
+import type { JournalEntry } from "./journal.ts";
 
 type LiveRequest = JsonRpcMessage & { id: JsonRpcId };
 
@@ -43,6 +44,7 @@ export class ReplaySession {
     private readonly source: RecordingSource,
     private readonly sink: ReportSink,
     private readonly options: ReplayOptions,
+    readonly label = "1", // how the journal names this session
   ) {
     this.#asked = new ServerRequests(sink, options);
   }
@@ -54,9 +56,7 @@ export class ReplaySession {
       await this.source.progress();
       opening = this.source.opening();
     }
-    for (const step of opening) {
-      await this.#emitPassive(step, out, { cancelled: false });
-    }
+    for (const step of opening) await this.#emitPassive(step, out, { cancelled: false });
   }
 
   /** Handles one message from the client. Resolves when its reply (if any) is fully sent. */
@@ -166,7 +166,7 @@ export class ReplaySession {
 
   async #serveMatch(message: LiveRequest, key: RequestKey, match: Match<Trigger>, out: Outlet) {
     const trigger = match.item;
-    noteMatch(this.sink, this.options, key, match);
+    const entry = noteMatch(this.sink, this.options, { message, key, session: this.label }, match);
     out.begin?.(trigger);
     if (!trigger.response && !trigger.cancelled) {
       return await this.#unanswered(message, trigger, out);
@@ -178,7 +178,7 @@ export class ReplaySession {
     const flight = flightOf(message);
     this.#inFlight.set(idKey(message.id), flight);
     try {
-      await this.#serve(message, trigger, flight, out, match.kind === "repeat");
+      await this.#serve(message, trigger, flight, out, match.kind === "repeat", entry);
     } finally {
       this.#inFlight.delete(idKey(message.id));
     }
@@ -186,6 +186,7 @@ export class ReplaySession {
 
   async #miss(message: LiveRequest, key: RequestKey, matcher: SessionMatcher, out: Outlet) {
     const live = await this.options.onMiss?.(message, { session: this.recording?.id });
+    this.sink.noteRequest(message, key, this.label, live ? "live" : "miss");
     if (live) return await out.send({ ...live, id: message.id });
     if (this.#isEraProbe(key.method)) {
       // A legacy server does not know server/discover; answering as it would
@@ -226,6 +227,7 @@ export class ReplaySession {
   }
 
   async #failMatcher(message: LiveRequest, key: RequestKey, error: Error, out: Outlet) {
+    this.sink.noteRequest(message, key, this.label, "miss");
     this.#reportMiss({ method: key.method, message: error.message });
     await out.send(errorResponse(message.id, ErrorCode.InternalError, error.message));
   }
@@ -242,12 +244,13 @@ export class ReplaySession {
     flight: InFlight,
     out: Outlet,
     repeat: boolean,
+    entry: JournalEntry | undefined,
   ) {
     // Awaited only with faults: an await on the path of every answer cost the
     // stdio replay about 15 µs a call (the continuation waits for the next
     // turn of the event loop), measured end to end.
     const answerFault = this.options.faults
-      ? await this.#faultsBefore(message, trigger, out)
+      ? await this.#faultsBefore(message, trigger, out, entry)
       : undefined;
     if (answerFault === "stop") return;
     let last = trigger.t;
@@ -283,12 +286,14 @@ export class ReplaySession {
     message: LiveRequest,
     trigger: Trigger,
     out: Outlet,
+    entry: JournalEntry | undefined,
   ): Promise<Fault | undefined | "stop"> {
     const faults = this.options.faults?.faultsFor({
       method: trigger.key.method,
       name: trigger.key.name,
       message,
     }) ?? [];
+    if (entry && faults.length > 0) entry.outcome = "fault";
     let answerFault: Fault | undefined;
     for (const fault of faults) {
       if (fault.kind === "delay") await sleep(fault.ms);

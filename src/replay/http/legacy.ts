@@ -177,7 +177,7 @@ export class LegacyHttp {
   /** A new live session for an initialize: the next recorded one, with a fresh id when recorded with ids. */
   #open(): LiveSession {
     const sessionId = this.#usesSessionIds ? randomId() : undefined;
-    const live = new LiveSession(this.host.engine.openSession(), sessionId);
+    const live = new LiveSession(this.host.engine.openSession(sessionId), sessionId);
     if (sessionId) this.#sessions.set(sessionId, live);
     else {
       this.#sessionless?.close();
