@@ -11,6 +11,7 @@
  *
  * @module
  */
+import type { RewrittenRequest } from "./options.ts";
 import type { JsonObject, JsonRpcMessage } from "../jsonrpc.ts";
 import type { RequestKey } from "../match/fingerprint.ts";
 import type { Match } from "../match/answer_book.ts";
@@ -74,7 +75,7 @@ export function resetJournal(journal: Journal): void {
 }
 
 /** Redacts a live message as the recording's rules would (`ReplayOptions.rewriteRequest`). */
-export type Redact = (message: unknown) => unknown | Promise<unknown>;
+export type Redact = (message: unknown) => RewrittenRequest | Promise<RewrittenRequest>;
 
 /** A journaled request whose arguments wait for the recording's redaction. */
 interface Unredacted {
@@ -136,7 +137,8 @@ export function settleJournal(journal: Journal): Promise<void> {
     unredacted.delete(journal);
     for (const { entry, message, redact } of waiting ?? []) {
       try {
-        const args = argumentsOf(await redact(message) as JsonRpcMessage);
+        // The redacted message only: the live values behind its placeholders stay out.
+        const args = argumentsOf((await redact(message)).message as JsonRpcMessage);
         if (args !== undefined) entry.arguments = args;
       } catch {
         // Left without arguments: better missing than shown unredacted.

@@ -73,6 +73,9 @@ test("stdio replay: the report's journal holds every request in order, how it wa
   assert.equal(journal.dropped, 0);
   assert.equal(journal.limit, 10_000);
   const echoLine = lineOf('"message":"one"');
+  // The key the client sent, as the recording redacted it: a keyed placeholder.
+  const keyed = (journal.requests[2].arguments as { message: string }).message;
+  assert.match(keyed, /^key \[REDACTED:aws-access-key-id:[0-9a-f]{16}\]$/);
   assert.deepEqual(journal.requests.map(shape), [
     {
       method: "initialize",
@@ -90,7 +93,7 @@ test("stdio replay: the report's journal holds every request in order, how it wa
     {
       method: "tools/call",
       tool: "echo",
-      arguments: { message: "key [REDACTED:aws-access-key-id]" },
+      arguments: { message: keyed },
       outcome: "exact",
       line: lineOf("aws-access-key-id"),
     },
