@@ -20,6 +20,7 @@ import { runtime } from "../runtime/mod.ts";
 import type { Redactor } from "../redact/redactor.ts";
 import { parseIgnorePaths } from "../match/ignore_paths.ts";
 import type { IgnorePath } from "../match/ignore_paths.ts";
+import type { HttpServeOptions } from "../replay/http/options.ts";
 
 /**
  * The source folder, for the modules replay loads only when a run needs them
@@ -55,20 +56,47 @@ export const command: Command = {
     const engine = listen
       ? await loadedEngine(positionals[0], values, log)
       : await streamingEngine(positionals[0], values, log);
+    if (flag(values, "control") && !listen) {
+      throw new UsageError(
+        "--control needs --listen: over stdio the controls are the library's (ReplayTransport.control)",
+      );
+    }
     const report = listen
-      ? await (await import(SRC + "replay/http.ts") as typeof import("../replay/http.ts"))
-        .serveHttp(engine, {
-          listen,
-          maxStreams: positiveInt(stringOption(values, "max-streams"), "max-streams", 1024),
-          onListening: (url) => printErr(`mcp-cassette: replaying ${positionals[0]} at ${url}`),
-          log,
-        })
+      ? await serveListening(engine, listen, positionals[0], values, log)
       : await serveStdio(engine, { input: runtime.stdin, output: runtime.stdout, log });
     const reportFile = stringOption(values, "report");
     if (reportFile) await runtime.writeTextFile(reportFile, JSON.stringify(report, null, 2) + "\n");
     return finishReport(report, values, quiet);
   },
 };
+
+/** `--listen`: Streamable HTTP, with the control endpoint when `--control` asks for it. */
+async function serveListening(
+  engine: ReplayEngine,
+  listen: string,
+  cassette: string,
+  values: OptionValues,
+  log: (line: string) => void,
+): Promise<ReplayReport> {
+  const { serveHttp } = await import(SRC + "replay/http.ts") as typeof import("../replay/http.ts");
+  const options: HttpServeOptions = {
+    listen,
+    maxStreams: positiveInt(stringOption(values, "max-streams"), "max-streams", 1024),
+    onListening: (url) => printErr(`mcp-cassette: replaying ${cassette} at ${url}`),
+    log,
+  };
+  if (flag(values, "control")) {
+    const { ReplayControl } = await import(
+      SRC + "replay/control.ts"
+    ) as typeof import("../replay/control.ts");
+    const { controlOptions } = await import(
+      SRC + "replay/http/control.ts"
+    ) as typeof import("../replay/http/control.ts");
+    const open = (path: string) => loadedEngine(path, values, log);
+    Object.assign(options, controlOptions(new ReplayControl(engine), open));
+  }
+  return await serveHttp(engine, options);
+}
 
 async function loadedEngine(path: string, values: OptionValues, log: (line: string) => void) {
   const cassette = await loadCassette(path);
