@@ -13,8 +13,8 @@
  *   `MCP_CASSETTE_MODE` environment variable wins over code and config.
  *
  * Every error raised on purpose is a {@linkcode CassetteError} with the
- * CLI's exit code. Test-runner helpers live in `mcp-cassette/testing` (npm;
- * JSR: `@mcp-cassette/mcp-cassette/testing`).
+ * CLI's exit code. Test-runner helpers live in `@mcp-cassette/mcp-cassette/testing`
+ * (the same name on npm and JSR).
  *
  * The examples here run (`deno task test:doc`), against cassettes committed
  * in the repository.

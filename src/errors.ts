@@ -21,12 +21,19 @@ export const ExitCode = {
   Claimed: 6,
   /** The server could not be started or reached. */
   Unreachable: 7,
+  /** A file could not be written (a full disk, a read-only folder); what was written is whole. */
+  WriteFailed: 9,
 } as const;
 
 /** Base class of every error mcp-cassette raises on purpose. */
 export class CassetteError extends Error {
   /** The exit code the CLI uses for this error. */
   exitCode: number = ExitCode.BadInput;
+  /**
+   * True once the message was printed as it happened (a recorder that kept
+   * the session going after a failed write): the CLI then only exits.
+   */
+  reported = false;
   constructor(message: string, options?: ErrorOptions) {
     super(message, options);
     this.name = new.target.name;
@@ -47,6 +54,11 @@ export class UsageError extends CassetteError {}
 /** A server command that could not start, or a URL that refused. */
 export class ServerUnreachableError extends CassetteError {
   override exitCode: number = ExitCode.Unreachable;
+}
+
+/** A file that could not be written: names the file and the cause. */
+export class WriteError extends CassetteError {
+  override exitCode: number = ExitCode.WriteFailed;
 }
 
 /** A cassette already claimed by another writer. */

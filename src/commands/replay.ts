@@ -21,15 +21,7 @@ import type { Redactor } from "../redact/redactor.ts";
 import { parseIgnorePaths } from "../match/ignore_paths.ts";
 import type { IgnorePath } from "../match/ignore_paths.ts";
 import type { HttpServeOptions } from "../replay/http/options.ts";
-
-/**
- * The source folder, for the modules replay loads only when a run needs them
- * (HTTP, new episodes, redaction, faults). Specifiers built from it, not
- * written out: Deno loads and prepares the graph of every literal
- * `import("…")` when the importing module loads, which cost replay's start
- * about 40 modules it never ran (as src/cli/registry.ts explains).
- */
-const SRC = "../";
+import { writeFileSafely } from "../files/safe_write.ts";
 
 /** The `replay` command. */
 export const command: Command = {
@@ -63,9 +55,8 @@ export const command: Command = {
     }
     const report = listen
       ? await serveListening(engine, listen, positionals[0], values, log)
-      : await serveStdio(engine, { input: runtime.stdin, output: runtime.stdout, log });
-    const reportFile = stringOption(values, "report");
-    if (reportFile) await runtime.writeTextFile(reportFile, JSON.stringify(report, null, 2) + "\n");
+      : await serveStdioReporting(engine, stringOption(values, "report"), log);
+    await writeReport(stringOption(values, "report"), report);
     return finishReport(report, values, quiet);
   },
 };
@@ -78,7 +69,16 @@ async function serveListening(
   values: OptionValues,
   log: (line: string) => void,
 ): Promise<ReplayReport> {
-  const { serveHttp } = await import(SRC + "replay/http.ts") as typeof import("../replay/http.ts");
+  // The modules replay loads only when a run needs them (HTTP, new episodes,
+  // redaction, faults) are named by a sum of two literals, not one literal:
+  // Deno loads and prepares the graph of every literal `import("…")` when the
+  // importing module loads (about 40 modules replay never runs, as
+  // src/cli/registry.ts explains), while Bun folds the sum back into one
+  // literal and bundles the module into the binary (a name held in a const
+  // is not folded here, since this module is loaded lazily).
+  const { serveHttp } = await import(
+    "../" + "replay/http.ts"
+  ) as typeof import("../replay/http.ts");
   const options: HttpServeOptions = {
     listen,
     maxStreams: positiveInt(stringOption(values, "max-streams"), "max-streams", 1024),
@@ -87,10 +87,10 @@ async function serveListening(
   };
   if (flag(values, "control")) {
     const { ReplayControl } = await import(
-      SRC + "replay/control.ts"
+      "../" + "replay/control.ts"
     ) as typeof import("../replay/control.ts");
     const { controlOptions } = await import(
-      SRC + "replay/http/control.ts"
+      "../" + "replay/http/control.ts"
     ) as typeof import("../replay/http/control.ts");
     const open = (path: string) => loadedEngine(path, values, log);
     Object.assign(options, controlOptions(new ReplayControl(engine), open));
@@ -98,16 +98,55 @@ async function serveListening(
   return await serveHttp(engine, options);
 }
 
+async function writeReport(file: string | undefined, report: ReplayReport): Promise<void> {
+  if (file) {
+    await writeFileSafely(file, JSON.stringify(report, null, 2) + "\n", { what: "the report" });
+  }
+}
+
+/**
+ * Serves on stdio; a signal that ends the session (a client stopping its
+ * server, or going down with it) still writes the report before the exit.
+ */
+async function serveStdioReporting(
+  engine: ReplayEngine,
+  reportFile: string | undefined,
+  log: (line: string) => void,
+): Promise<ReplayReport> {
+  // Set by a signal: its handler writes the report and exits, and the session's
+  // own end (stdin may close with the signal) must not write over it meanwhile.
+  let stopping: Promise<never> | undefined;
+  const stops = (["SIGINT", "SIGTERM"] as const).map((signal) =>
+    runtime.onSignal(signal, () => {
+      if (stopping) return;
+      stopping = new Promise<never>(() => {});
+      const code = signal === "SIGINT" ? 130 : 143;
+      void engine.finished().then((report) => writeReport(reportFile, report)).catch(() => {})
+        .finally(() => runtime.exit(code));
+    })
+  );
+  try {
+    const report = await serveStdio(engine, { input: runtime.stdin, output: runtime.stdout, log });
+    if (stopping) await stopping;
+    return report;
+  } finally {
+    stops.forEach((stop) => stop());
+  }
+}
+
 async function loadedEngine(path: string, values: OptionValues, log: (line: string) => void) {
   const cassette = await loadCassette(path);
-  return new ReplayEngine(cassette, await replayOptions(values, log, cassette.header));
+  return new ReplayEngine(cassette, await replayOptions(values, log, cassette.header, path));
 }
 
 async function streamingEngine(path: string, values: OptionValues, log: (line: string) => void) {
   const reading = await replayReading(path);
   if (reading.oneRead) return await loadedEngine(path, values, log);
   const stream = await streamCassette(path, reading.stream);
-  return await ReplayEngine.streaming(stream, await replayOptions(values, log, stream.header));
+  return await ReplayEngine.streaming(
+    stream,
+    await replayOptions(values, log, stream.header, path),
+  );
 }
 
 /** `--new-episodes`, `--run-log`: checks the flags go together, then runs the library's mode. */
@@ -129,7 +168,7 @@ async function replayWithExtras(
   const quiet = flag(values, "quiet");
   const log = quiet ? () => {} : (line: string) => printErr(`mcp-cassette: ${line}`);
   const { replayNewEpisodes } = await import(
-    SRC + "modes/replay_run.ts"
+    "../" + "modes/replay_run.ts"
   ) as typeof import("../modes/replay_run.ts");
   return await replayNewEpisodes({
     cassette,
@@ -138,8 +177,8 @@ async function replayWithExtras(
     runLog: stringOption(values, "run-log"),
     reportFile: stringOption(values, "report"),
     log,
-    replayOptions: (header) => replayOptions(values, log, header),
-    recordingRedactor: (header) => recordingRedactor(values, header),
+    replayOptions: (header) => replayOptions(values, log, header, cassette),
+    recordingRedactor: (header) => recordingRedactor(values, header, cassette),
     finishReport: (report) => finishReport(report, values, quiet),
   });
 }
@@ -149,11 +188,12 @@ function ignorePathsOf(values: OptionValues): IgnorePath[] {
   return parseIgnorePaths(stringList(values, "match-ignore"), "--match-ignore");
 }
 
-/** Turns the flags into engine options. */
+/** Turns the flags into engine options for replaying `cassette`. */
 export async function replayOptions(
   values: OptionValues,
   log: (line: string) => void,
   header?: CassetteHeader,
+  cassette = "the cassette",
 ): Promise<ReplayOptions> {
   const timeout = Number(stringOption(values, "answer-timeout-ms") ?? "10000");
   if (!Number.isFinite(timeout) || timeout <= 0) {
@@ -166,7 +206,7 @@ export async function replayOptions(
   const faultsFile = stringOption(values, "faults");
   const seed = stringOption(values, "seed");
   const faults = faultsFile ? await loadFaults(faultsFile, seed) : undefined;
-  const rewriteRequest = await requestRewriter(values, header);
+  const rewriteRequest = await requestRewriter(values, header, cassette);
   return {
     strict: flag(values, "strict"),
     match: flag(values, "lenient") ? "lenient" : "exact",
@@ -198,15 +238,18 @@ export async function replayOptions(
 async function requestRewriter(
   values: OptionValues,
   header: CassetteHeader | undefined,
+  cassette: string,
 ): Promise<ReplayOptions["rewriteRequest"]> {
-  const plan = redactionPlan(values, header);
+  const plan = await redactionPlan(values, header, cassette);
   if (!plan) return undefined;
+  const rewrite = (redactor: Redactor, message: unknown) =>
+    redactor.messageWithValues(message as never, "c2s");
   if (!plan.builtInOnly) {
     const redactor = await plan.build();
-    return (message) => redactor.message(message as never, "c2s");
+    return (message) => rewrite(redactor, message);
   }
   let loading: Promise<Redactor> | undefined;
-  return async (message) => (await (loading ??= plan.build())).message(message as never, "c2s");
+  return async (message) => rewrite(await (loading ??= plan.build()), message);
 }
 
 /**
@@ -216,29 +259,49 @@ async function requestRewriter(
 export async function recordingRedactor(
   values: OptionValues,
   header: CassetteHeader | undefined,
+  cassette = "the cassette",
 ): Promise<Redactor | undefined> {
-  return await redactionPlan(values, header)?.build();
+  return await (await redactionPlan(values, header, cassette))?.build();
 }
 
-/** How to build the recording's redactor, or undefined for a cassette never scrubbed. */
-function redactionPlan(values: OptionValues, header: CassetteHeader | undefined) {
+/**
+ * How to build the recording's redactor, or undefined for a cassette never
+ * scrubbed. Keyed placeholders need their key (./redact_key.ts): a missing
+ * or wrong one stops the replay here, with exit 2, when a recorded request
+ * holds one; otherwise the replay goes on without it.
+ */
+async function redactionPlan(
+  values: OptionValues,
+  header: CassetteHeader | undefined,
+  cassette: string,
+) {
   const extra = stringList(values, "redact");
   // Another tool's rules cannot be re-run here: its cassettes are matched as
   // they are (a live secret will not match that tool's placeholder).
-  const recorded = header?.meta?.importedFrom === undefined ? header?.redaction : undefined;
+  let recorded = header?.meta?.importedFrom === undefined ? header?.redaction : undefined;
   if (!recorded && extra.length === 0) return undefined;
   const hashKey = runtime.env("MCP_CASSETTE_REDACT_KEY") || undefined;
+  let digestKey: string | undefined;
+  if (recorded?.digest) {
+    const { replayDigestKey } = await import(
+      "../" + "commands/redact_key.ts"
+    ) as typeof import("./redact_key.ts");
+    digestKey = await replayDigestKey(cassette, recorded.digest);
+    if (digestKey === undefined) recorded = { ...recorded, digest: undefined };
+  }
   const base = recorded ?? { rules: [] };
   const packs = stringList(values, "pack");
   return {
     builtInOnly: extra.length === 0 && packs.length === 0 && onlyBuiltInRules(base),
     build: async (): Promise<Redactor> => {
       const { createReplayRedactor } = await import(
-        SRC + "redact/mod.ts"
+        "../" + "redact/mod.ts"
       ) as typeof import("../redact/mod.ts");
       return await createReplayRedactor({ ...base, rules: [...base.rules, ...extra] }, {
         packs,
         hashKey,
+        digestKey,
+        cassette,
       });
     },
   };
@@ -257,7 +320,7 @@ function onlyBuiltInRules(info: RedactionInfo): boolean {
  */
 async function loadFaults(file: string, seed: string | undefined) {
   const { createFaultInjector, loadFaultOverlay, parseFaultSeed } = await import(
-    SRC + "faults/mod.ts"
+    "../" + "faults/mod.ts"
   );
   return createFaultInjector(
     await loadFaultOverlay(file),

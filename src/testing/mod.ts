@@ -28,7 +28,7 @@
  * @example
  * ```ts
  * import { test } from "node:test";
- * import { useCassette } from "mcp-cassette/testing"; // JSR: "@mcp-cassette/mcp-cassette/testing"
+ * import { useCassette } from "@mcp-cassette/mcp-cassette/testing";
  *
  * test("lists tools", async (t) => {
  *   const server = await useCassette(t, { server: ["node", "server.js"] });

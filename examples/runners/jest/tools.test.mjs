@@ -11,7 +11,7 @@
 import { fileURLToPath } from "node:url";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { expectCalled, useJestCassette } from "mcp-cassette/testing";
+import { expectCalled, useJestCassette } from "@mcp-cassette/mcp-cassette/testing";
 
 const dir = fileURLToPath(new URL("./cassettes", import.meta.url));
 const server = [
