@@ -16,6 +16,7 @@ import type { RecordedSession, Step, Trigger } from "./episodes.ts";
 import { MatcherFailure, SessionMatcher } from "./matching.ts";
 import { eraHint, isEraProbe } from "./era.ts";
 import type { ReplayOptions } from "./options.ts";
+import { invalid } from "./outlet.ts";
 import type { Outlet } from "./outlet.ts";
 import { countNotification } from "./report.ts";
 import type { RecordingSource, ReportSink } from "./source.ts";
@@ -395,9 +396,4 @@ export class ReplaySession {
     this.sink.report.strays.push(text);
     this.options.log?.(`ignored ${text}`);
   }
-}
-
-/** Answers a message that is not valid JSON-RPC. */
-async function invalid(out: Outlet, why: string): Promise<void> {
-  await out.send(errorResponse(null, ErrorCode.InvalidRequest, `Invalid request: ${why}`));
 }
