@@ -15,6 +15,7 @@ import type { JsonObject, JsonRpcMessage } from "../jsonrpc.ts";
 import type { RequestKey } from "../match/fingerprint.ts";
 import type { Match } from "../match/answer_book.ts";
 import type { Trigger } from "./episodes.ts";
+import type { RewrittenRequest } from "./options.ts";
 
 /** How a live request was answered. */
 export type JournalOutcome =
@@ -74,7 +75,7 @@ export function resetJournal(journal: Journal): void {
 }
 
 /** Redacts a live message as the recording's rules would (`ReplayOptions.rewriteRequest`). */
-export type Redact = (message: unknown) => unknown | Promise<unknown>;
+export type Redact = (message: unknown) => RewrittenRequest | Promise<RewrittenRequest>;
 
 /**
  * Requests whose arguments wait for the recording's redaction, as pairs
@@ -134,7 +135,7 @@ export function settleJournal(journal: Journal): Promise<void> {
       if (pairs[i + 1] === undefined) continue;
       try {
         const redacted = await waiting.redact(messageOf(entry, pairs[i + 1]));
-        const args = argumentsOf(redacted as JsonRpcMessage);
+        const args = argumentsOf(redacted.message as JsonRpcMessage);
         if (args !== undefined) entry.arguments = args;
       } catch {
         // Left without arguments: better missing than shown unredacted.
