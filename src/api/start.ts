@@ -266,8 +266,8 @@ function emptyResult(
   mode: RecordMode,
   action: ModeAction,
   launches: LaunchSummary[],
-) {
-  const result: CassetteResult = {
+): CassetteResult {
+  return {
     cassette,
     mode,
     action,
@@ -282,7 +282,6 @@ function emptyResult(
     recorded: [],
     tools: [],
   };
-  return result;
 }
 
 /**
