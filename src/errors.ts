@@ -21,6 +21,8 @@ export const ExitCode = {
   Claimed: 6,
   /** The server could not be started or reached. */
   Unreachable: 7,
+  /** The cassette is older than `--max-age` and `--on-expired fail` refused it. */
+  Expired: 8,
 } as const;
 
 /** Base class of every error mcp-cassette raises on purpose. */
@@ -47,6 +49,11 @@ export class UsageError extends CassetteError {}
 /** A server command that could not start, or a URL that refused. */
 export class ServerUnreachableError extends CassetteError {
   override exitCode: number = ExitCode.Unreachable;
+}
+
+/** A cassette older than its `--max-age`, refused by `--on-expired fail`. */
+export class ExpiredError extends CassetteError {
+  override exitCode: number = ExitCode.Expired;
 }
 
 /** A cassette already claimed by another writer. */

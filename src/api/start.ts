@@ -27,6 +27,9 @@ import { parseIgnorePaths } from "../match/ignore_paths.ts";
 import type { MatchMode } from "../replay/options.ts";
 import { sleep } from "../util.ts";
 import { withTestingConfig } from "../config/testing.ts";
+import { planExpiry, settleRerecord } from "./expiry.ts";
+import { launchArgs, matchArgs } from "./launch_args.ts";
+import type { OnExpired } from "../modes/expiry.ts";
 
 /** Options of {@linkcode startCassette}. */
 export interface CassetteOptions {
@@ -50,6 +53,10 @@ export interface CassetteOptions {
   match?: MatchMode;
   /** Paths left out of matching, e.g. `params.arguments.request_id` (see `--match-ignore`). */
   matchIgnore?: string[];
+  /** Most age of the cassette, e.g. `30d` or `12h` (`replay --max-age`). */
+  maxAge?: string;
+  /** What an expired cassette does: `warn` (default), `fail` (exit 8), `rerecord` (mode `once`). */
+  onExpired?: OnExpired;
   /** How to start mcp-cassette itself (default: this same build, via `runtime.selfCommand()`). */
   cli?: string[];
 }
@@ -161,6 +168,8 @@ export async function startCassette(given: CassetteOptions): Promise<CassetteSer
   // A cassette with a live claim is still being written (a fresh recording is
   // written in place): go through the recorder, which waits, then replays.
   if (action === "replay" && mode === "once" && await beingWritten(cassette)) action = "record";
+  const expiry = await planExpiry(cassette, mode, action, options);
+  action = expiry.action;
   const server = options.server ?? [];
   const replayExtra = [...replayFlags(options.replay ?? {}), ...(options.replayArgs ?? [])];
   if (action !== "replay" && server.length === 0) {
@@ -183,7 +192,16 @@ export async function startCassette(given: CassetteOptions): Promise<CassetteSer
   const group = recordingId();
   const cli = options.cli ?? runtime.selfCommand();
   const replay = [...matchArgs(options), ...replayExtra];
-  const tail = launchArgs(action, { cassette, mode, group, runLog, recordArgs, replay, server });
+  const output = expiry.output;
+  const tail = launchArgs(action, {
+    cassette: output,
+    mode,
+    group,
+    runLog,
+    recordArgs,
+    replay,
+    server,
+  });
   const line = [...cli, ...tail];
   let finished: Promise<CassetteResult> | undefined;
   return {
@@ -193,7 +211,10 @@ export async function startCassette(given: CassetteOptions): Promise<CassetteSer
     command: line[0],
     args: line.slice(1),
     finish(finishOptions = {}) {
-      finished ??= collect(cassette, runLog, mode, action, finishOptions);
+      finished ??= collect(cassette, runLog, mode, action, finishOptions).then(async (result) => {
+        await settleRerecord(expiry, cassette, result.launches.map((launch) => launch.code));
+        return result;
+      });
       return finished.then((result) => {
         checkLaunches(result);
         checkReport(result, { match: options.match, failOnUnplayed: finishOptions.failOnUnplayed });
@@ -294,41 +315,6 @@ async function addReport(result: CassetteResult, report: ReplayReport): Promise<
   await runtime.mkdir(folder);
   const name = `${path.basename(result.cassette ?? "cassette")}.${recordingId()}.report.json`;
   await runtime.writeTextFile(path.join(folder, name), JSON.stringify(report, null, 2) + "\n");
-}
-
-/** What the client is to run after mcp-cassette itself: record, replay or replay appending. */
-function launchArgs(
-  action: ModeAction,
-  launch: {
-    cassette: string;
-    mode: RecordMode;
-    group: string;
-    runLog: string;
-    recordArgs: string[];
-    replay: string[];
-    server: string[];
-  },
-): string[] {
-  const { cassette, mode, group, runLog, recordArgs, replay, server } = launch;
-  if (action === "record") {
-    const flags = ["-o", cassette, "--mode", mode, "--group", group, "--run-log", runLog];
-    return ["record", ...flags, ...recordArgs, "--", ...server];
-  }
-  if (action === "replay-append") {
-    const flags = ["--new-episodes", "--group", group, "--run-log", runLog];
-    return ["replay", cassette, ...flags, ...replay, "--", ...server];
-  }
-  return ["replay", cassette, "--run-log", runLog, ...replay];
-}
-
-/** The replay flags for the match options. */
-function matchArgs(options: CassetteOptions): string[] {
-  const args = options.match === "lenient" ? ["--lenient"] : [];
-  // A bad path fails here, not in the child.
-  for (const ignored of parseIgnorePaths(options.matchIgnore ?? [], "matchIgnore")) {
-    args.push("--match-ignore", ignored.text);
-  }
-  return args;
 }
 
 /** An in-process HTTP replay, when this build has one. */

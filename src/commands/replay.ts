@@ -20,6 +20,7 @@ import { runtime } from "../runtime/mod.ts";
 import type { Redactor } from "../redact/redactor.ts";
 import { parseIgnorePaths } from "../match/ignore_paths.ts";
 import type { IgnorePath } from "../match/ignore_paths.ts";
+import { enforceExpiry, expiryOf, parseDuration, parseOnExpired } from "../modes/expiry.ts";
 
 /**
  * The source folder, for the modules replay loads only when a run needs them
@@ -72,14 +73,17 @@ export const command: Command = {
 
 async function loadedEngine(path: string, values: OptionValues, log: (line: string) => void) {
   const cassette = await loadCassette(path);
-  return new ReplayEngine(cassette, await replayOptions(values, log, cassette.header));
+  return new ReplayEngine(cassette, await replayOptions(values, log, cassette.header, path));
 }
 
 async function streamingEngine(path: string, values: OptionValues, log: (line: string) => void) {
   const reading = await replayReading(path);
   if (reading.oneRead) return await loadedEngine(path, values, log);
   const stream = await streamCassette(path, reading.stream);
-  return await ReplayEngine.streaming(stream, await replayOptions(values, log, stream.header));
+  return await ReplayEngine.streaming(
+    stream,
+    await replayOptions(values, log, stream.header, path),
+  );
 }
 
 /** `--new-episodes`, `--run-log`: checks the flags go together, then runs the library's mode. */
@@ -110,9 +114,37 @@ async function replayWithExtras(
     runLog: stringOption(values, "run-log"),
     reportFile: stringOption(values, "report"),
     log,
-    replayOptions: (header) => replayOptions(values, log, header),
+    replayOptions: (header) => replayOptions(values, log, header, cassette),
     recordingRedactor: (header) => recordingRedactor(values, header),
     finishReport: (report) => finishReport(report, values, quiet),
+  });
+}
+
+/** `--max-age` and `--on-expired` applied to the cassette about to be replayed. */
+function checkExpiry(
+  values: OptionValues,
+  log: (line: string) => void,
+  header: CassetteHeader | undefined,
+  path: string | undefined,
+): void {
+  const maxAge = stringOption(values, "max-age");
+  const onExpired = stringOption(values, "on-expired");
+  if (maxAge === undefined) {
+    if (onExpired !== undefined) throw new UsageError("--on-expired needs --max-age");
+    return;
+  }
+  const maxAgeMs = parseDuration(maxAge, "--max-age");
+  const choice = parseOnExpired(onExpired ?? "warn", "--on-expired");
+  if (choice === "rerecord") {
+    throw new UsageError(
+      "--on-expired rerecord is for the test helpers' once mode (replay cannot record): use warn or fail",
+    );
+  }
+  if (!header || path === undefined) return;
+  // Printed even with --quiet: an expired cassette is news the user asked for.
+  enforceExpiry(expiryOf(path, header.created, maxAgeMs), choice, (line) => {
+    log(line);
+    if (flag(values, "quiet")) printErr(`mcp-cassette: ${line}`);
   });
 }
 
@@ -121,12 +153,17 @@ function ignorePathsOf(values: OptionValues): IgnorePath[] {
   return parseIgnorePaths(stringList(values, "match-ignore"), "--match-ignore");
 }
 
-/** Turns the flags into engine options. */
+/**
+ * Turns the flags into engine options; with `--max-age`, a cassette (at
+ * `path`) older than that warns or, `--on-expired fail`, stops here (exit 8).
+ */
 export async function replayOptions(
   values: OptionValues,
   log: (line: string) => void,
   header?: CassetteHeader,
+  path?: string,
 ): Promise<ReplayOptions> {
+  checkExpiry(values, log, header, path);
   const timeout = Number(stringOption(values, "answer-timeout-ms") ?? "10000");
   if (!Number.isFinite(timeout) || timeout <= 0) {
     throw new UsageError(

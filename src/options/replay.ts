@@ -93,5 +93,18 @@ export const REPLAY_OPTIONS: OptionSet = {
     valueName: "FILE",
     description: "Also write the end-of-session report as JSON (for clients that hide stderr)",
   },
+  "max-age": {
+    type: "string",
+    valueName: "DURATION",
+    description:
+      "A cassette recorded longer ago than this (30d, 12h, 1d12h) is expired: see --on-expired",
+  },
+  "on-expired": {
+    choices: ["warn", "fail"],
+    type: "string",
+    valueName: "WHAT",
+    description:
+      "What an expired cassette does: warn (the default) or fail (exit 8); the test helpers also take rerecord",
+  },
   ...REDACTION_OPTIONS,
 };

@@ -1,0 +1,44 @@
+/**
+ * The command line a library start hands the client: what follows
+ * mcp-cassette itself for a recording, a replay, or a replay that appends.
+ *
+ * @module
+ */
+import type { MatchMode } from "../replay/options.ts";
+import type { ModeAction, RecordMode } from "../modes/mode.ts";
+import { parseIgnorePaths } from "../match/ignore_paths.ts";
+
+/** What the client is to run after mcp-cassette itself: record, replay or replay appending. */
+export function launchArgs(
+  action: ModeAction,
+  launch: {
+    cassette: string;
+    mode: RecordMode;
+    group: string;
+    runLog: string;
+    recordArgs: string[];
+    replay: string[];
+    server: string[];
+  },
+): string[] {
+  const { cassette, mode, group, runLog, recordArgs, replay, server } = launch;
+  if (action === "record") {
+    const flags = ["-o", cassette, "--mode", mode, "--group", group, "--run-log", runLog];
+    return ["record", ...flags, ...recordArgs, "--", ...server];
+  }
+  if (action === "replay-append") {
+    const flags = ["--new-episodes", "--group", group, "--run-log", runLog];
+    return ["replay", cassette, ...flags, ...replay, "--", ...server];
+  }
+  return ["replay", cassette, "--run-log", runLog, ...replay];
+}
+
+/** The replay flags for the match options. */
+export function matchArgs(options: { match?: MatchMode; matchIgnore?: string[] }): string[] {
+  const args = options.match === "lenient" ? ["--lenient"] : [];
+  // A bad path fails here, not in the child.
+  for (const ignored of parseIgnorePaths(options.matchIgnore ?? [], "matchIgnore")) {
+    args.push("--match-ignore", ignored.text);
+  }
+  return args;
+}
