@@ -69,6 +69,8 @@ export interface MissReport {
   closestLine?: number;
   /** What differed from it: `method`, `name`, or a path inside the params. */
   path?: string;
+  /** `--match-ignore` paths that would have matched it: it differed only in volatile-looking values. */
+  ignore?: string[];
 }
 
 /** Raised when a replay session ends with misses (or, if asked, with unplayed recordings). */

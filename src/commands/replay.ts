@@ -67,6 +67,7 @@ export const command: Command = {
       : await serveStdio(engine, { input: runtime.stdin, output: runtime.stdout, log });
     const reportFile = stringOption(values, "report");
     if (reportFile) await runtime.writeTextFile(reportFile, JSON.stringify(report, null, 2) + "\n");
+    await learnFrom(report, values);
     return finishReport(report, values, quiet);
   },
 };
@@ -117,6 +118,7 @@ async function replayWithExtras(
     replayOptions: (header) => replayOptions(values, log, header, cassette),
     recordingRedactor: (header) => recordingRedactor(values, header),
     finishReport: (report) => finishReport(report, values, quiet),
+    afterSession: (report) => learnFrom(report, values),
   });
 }
 
@@ -272,6 +274,23 @@ async function loadFaults(file: string, seed: string | undefined) {
     await loadFaultOverlay(file),
     seed === undefined ? {} : { seed: parseFaultSeed(seed) },
   );
+}
+
+/**
+ * `--learn-ignores`: the `--match-ignore` paths the misses suggested go into
+ * `[replay] match-ignore` of the nearest mcp-cassette.toml.
+ */
+async function learnFrom(report: ReplayReport, values: OptionValues): Promise<void> {
+  if (!flag(values, "learn-ignores")) return;
+  const paths = report.misses.flatMap((miss) => miss.ignore ?? []);
+  if (paths.length === 0) return;
+  const { learnIgnores } = await import(
+    SRC + "config/learn.ts"
+  ) as typeof import("../config/learn.ts");
+  const learned = await learnIgnores(paths);
+  if (!learned || learned.added.length === 0) return;
+  const flags = learned.added.map((path) => `--match-ignore ${path}`).join(" ");
+  printErr(`mcp-cassette: learned ${flags}: written under [replay] in ${learned.file}`);
 }
 
 /** A miss line in red when stderr takes colour; other lines as they are. */

@@ -41,6 +41,8 @@ export interface ReplayRunOptions {
   recordingRedactor: (header?: CassetteHeader) => Promise<Redactor | undefined>;
   /** Prints the report as the caller wants it and picks the exit code. */
   finishReport: (report: ReplayReport) => number;
+  /** Runs once the session is over and its report written (`--learn-ignores`). */
+  afterSession?: (report: ReplayReport) => Promise<void>;
 }
 
 /** Serves the cassette on stdio with the extras; resolves with the exit code. */
@@ -92,6 +94,7 @@ export async function replayNewEpisodes(options: ReplayRunOptions): Promise<numb
       : await ReplayEngine.streaming(loaded, base);
     const report = await serveStdio(engine, { input: runtime.stdin, output: runtime.stdout, log });
     await writeReport(report);
+    await options.afterSession?.(report);
     return reporter.end(action, options.finishReport(report), report, episodes?.appended);
   } finally {
     stops.forEach((stop) => stop());

@@ -93,6 +93,11 @@ export const REPLAY_OPTIONS: OptionSet = {
     valueName: "FILE",
     description: "Also write the end-of-session report as JSON (for clients that hide stderr)",
   },
+  "learn-ignores": {
+    type: "boolean",
+    description:
+      "After the session, write the --match-ignore paths the misses suggested into [replay] of mcp-cassette.toml",
+  },
   "max-age": {
     type: "string",
     valueName: "DURATION",

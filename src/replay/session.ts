@@ -25,6 +25,8 @@ import { describe, isChangeNotice, malformedText, paced, settleGap } from "./ste
 import { noteMatch } from "./match_note.ts";
 import { sameTrigger } from "./trigger_list.ts";
 import { whenSettled } from "./settling.ts";
+import { volatileHint, volatileIgnores } from "./volatile_hint.ts";
+import type { MissReport } from "../errors.ts";
 
 type LiveRequest = JsonRpcMessage & { id: JsonRpcId };
 
@@ -191,12 +193,14 @@ export class ReplaySession {
       return await out.send(errorResponse(message.id, ErrorCode.MethodNotFound, text));
     }
     const diagnosis = matcher.diagnose(key);
-    const text = diagnosis.message + eraHint(this.source.era, message);
+    const ignore = volatileIgnores(diagnosis, key.params);
+    const text = diagnosis.message + eraHint(this.source.era, message) + volatileHint(ignore);
     this.#reportMiss({
       method: key.method,
       message: text,
       closestLine: diagnosis.closestLine,
       path: diagnosis.differs,
+      ignore: ignore.length > 0 ? ignore : undefined,
     });
     await out.send(errorResponse(message.id, ErrorCode.ReplayMiss, text, {
       closest: diagnosis.closest ?? null,
@@ -204,7 +208,7 @@ export class ReplaySession {
     }));
   }
 
-  #reportMiss(miss: { method: string; message: string; closestLine?: number; path?: string }) {
+  #reportMiss(miss: MissReport) {
     const entry = Object.fromEntries(Object.entries(miss).filter(([, v]) => v !== undefined));
     this.sink.report.misses.push(entry as typeof miss);
     this.options.log?.(`miss: ${miss.message}`);
