@@ -19,6 +19,8 @@ export function launchArgs(
     recordArgs: string[];
     replay: string[];
     server: string[];
+    /** Spy mode: a replay whose misses go to `server`. */
+    spy?: boolean;
   },
 ): string[] {
   const { cassette, mode, group, runLog, recordArgs, replay, server } = launch;
@@ -30,7 +32,8 @@ export function launchArgs(
     const flags = ["--new-episodes", "--group", group, "--run-log", runLog];
     return ["replay", cassette, ...flags, ...replay, "--", ...server];
   }
-  return ["replay", cassette, "--run-log", runLog, ...replay];
+  const live = launch.spy ? ["--on-miss", "live", "--", ...server] : [];
+  return ["replay", cassette, "--run-log", runLog, ...replay, ...live];
 }
 
 /** The replay flags for the match options. */

@@ -53,6 +53,12 @@ export interface CassetteOptions {
   match?: MatchMode;
   /** Paths left out of matching, e.g. `params.arguments.request_id` (see `--match-ignore`). */
   matchIgnore?: string[];
+  /**
+   * `error` (default): a miss is an error. `live` (spy mode): a miss goes to
+   * `server`, started on the first miss, and nothing is written; the
+   * result's `live` lists what it answered.
+   */
+  onMiss?: "error" | "live";
   /** Most age of the cassette, e.g. `30d` or `12h` (`replay --max-age`). */
   maxAge?: string;
   /** What an expired cassette does: `warn` (default), `fail` (exit 8), `rerecord` (mode `once`). */
@@ -90,6 +96,8 @@ export interface CassetteResult {
   outOfOrder: string[];
   unplayed: string[];
   appended: number;
+  /** Spy mode (`onMiss: "live"`): the requests the live server answered. */
+  live: string[];
 }
 
 /** A recorder or replay waiting for the client under test. */
@@ -193,7 +201,15 @@ export async function startCassette(given: CassetteOptions): Promise<CassetteSer
   const cli = options.cli ?? runtime.selfCommand();
   const replay = [...matchArgs(options), ...replayExtra];
   const output = expiry.output;
+  if (options.onMiss !== undefined && options.onMiss !== "error" && options.onMiss !== "live") {
+    throw new UsageError(`onMiss must be "error" or "live", not ${JSON.stringify(options.onMiss)}`);
+  }
+  const spy = options.onMiss === "live" && action === "replay";
+  if (spy && server.length === 0) {
+    throw new UsageError(`onMiss "live" needs the live server command as \`server\``);
+  }
   const tail = launchArgs(action, {
+    spy,
     cassette: output,
     mode,
     group,
@@ -295,6 +311,7 @@ function emptyResult(
     outOfOrder: [],
     unplayed: [],
     appended: 0,
+    live: [],
   };
   return result;
 }
@@ -310,6 +327,7 @@ async function addReport(result: CassetteResult, report: ReplayReport): Promise<
   result.repeats.push(...report.repeats);
   result.outOfOrder.push(...(report.outOfOrder ?? []));
   result.unplayed.push(...report.unplayed);
+  result.live.push(...(report.live ?? []));
   const folder = runtime.env("MCP_CASSETTE_REPORT_DIR");
   if (!folder) return;
   await runtime.mkdir(folder);

@@ -36,7 +36,7 @@ export const command: Command = {
   name: "replay",
   summary: "Serve a cassette as an MCP server (stdio, or HTTP with --listen)",
   usage:
-    "replay CASSETTE [--listen HOST:PORT] [options] | replay CASSETTE --new-episodes -- <server command...>",
+    "replay CASSETTE [--listen HOST:PORT] [options] | replay CASSETTE --new-episodes -- <server command...> | replay CASSETTE --on-miss live [--append] -- <server command...>",
   description: [
     "Put this command in the client's config in place of the server. It answers from the cassette,",
     "with no network and no server process. Misses get a JSON-RPC error naming the closest recording",
@@ -46,7 +46,10 @@ export const command: Command = {
   takesRest: true,
   async run({ values, positionals, rest }) {
     if (positionals.length !== 1) throw new UsageError("replay needs exactly one CASSETTE");
-    if (flag(values, "new-episodes") || rest.length > 0 || stringOption(values, "run-log")) {
+    if (
+      flag(values, "new-episodes") || rest.length > 0 || stringOption(values, "run-log") ||
+      spying(values)
+    ) {
       return await replayWithExtras(positionals[0], rest, values);
     }
     const quiet = flag(values, "quiet");
@@ -93,15 +96,23 @@ async function replayWithExtras(
   command: string[],
   values: OptionValues,
 ): Promise<number> {
-  const appending = flag(values, "new-episodes");
+  const spy = spying(values);
+  const appending = flag(values, "new-episodes") || (spy && flag(values, "append"));
+  if (spy && command.length === 0) {
+    throw new UsageError("replay --on-miss live needs the live server command after --");
+  }
   if (appending && command.length === 0) {
     throw new UsageError("replay --new-episodes needs the live server command after --");
   }
-  if (!appending && command.length > 0) {
-    throw new UsageError("replay takes a server command after -- only with --new-episodes");
+  if (!appending && !spy && command.length > 0) {
+    throw new UsageError(
+      "replay takes a server command after -- only with --new-episodes or --on-miss live",
+    );
   }
   if (stringOption(values, "listen")) {
-    throw new UsageError("--new-episodes and --run-log work over stdio only, not with --listen");
+    throw new UsageError(
+      "--new-episodes, --on-miss live and --run-log work over stdio only, not with --listen",
+    );
   }
   const quiet = flag(values, "quiet");
   const log = quiet ? () => {} : (line: string) => printErr(`mcp-cassette: ${line}`);
@@ -110,7 +121,8 @@ async function replayWithExtras(
   ) as typeof import("../modes/replay_run.ts");
   return await replayNewEpisodes({
     cassette,
-    ...(appending ? { liveServer: command } : {}),
+    ...(appending || spy ? { liveServer: command } : {}),
+    spy: spy && !appending,
     group: stringOption(values, "group"),
     runLog: stringOption(values, "run-log"),
     reportFile: stringOption(values, "report"),
@@ -148,6 +160,13 @@ function checkExpiry(
     log(line);
     if (flag(values, "quiet")) printErr(`mcp-cassette: ${line}`);
   });
+}
+
+/** `--on-miss live` (spy mode); `--append` without it is a usage error. */
+function spying(values: OptionValues): boolean {
+  const live = stringOption(values, "on-miss") === "live";
+  if (flag(values, "append") && !live) throw new UsageError("--append goes with --on-miss live");
+  return live;
 }
 
 /** The `--match-ignore` paths; one that does not parse is a usage error naming the flag. */

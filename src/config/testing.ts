@@ -40,6 +40,7 @@ export interface TestingOptions {
   matchIgnore?: string[];
   maxAge?: string;
   onExpired?: string;
+  onMiss?: string;
 }
 
 /** The options with the config's defaults, and flags for the recorder. */
@@ -84,6 +85,7 @@ export async function withTestingConfig<T extends TestingOptions>(
     replayArgs: given.replayArgs ?? redaction,
     maxAge: given.maxAge ?? stringOption(values, "max-age"),
     onExpired: given.onExpired ?? stringOption(values, "on-expired"),
+    onMiss: given.onMiss ?? stringOption(values, "on-miss"),
   };
   return { options, recordArgs: redaction };
 }

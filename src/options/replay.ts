@@ -73,6 +73,17 @@ export const REPLAY_OPTIONS: OptionSet = {
     description: "Exit 3 when recorded requests were never asked for",
   },
   quiet: { type: "boolean", short: "q", description: "Print nothing on stderr but misses" },
+  "on-miss": {
+    choices: ["error", "live"],
+    type: "string",
+    valueName: "WHAT",
+    description:
+      "error (the default): a miss is a JSON-RPC error; live: it goes to the live server given after -- and nothing is written (spy mode)",
+  },
+  append: {
+    type: "boolean",
+    description: "With --on-miss live: append what the live server answered (as --new-episodes)",
+  },
   "new-episodes": {
     type: "boolean",
     description:

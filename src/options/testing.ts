@@ -31,6 +31,13 @@ export const TESTING_OPTIONS: OptionSet = {
     valueName: "PATH",
     description: "Request paths replay leaves out of matching (--match-ignore)",
   },
+  "on-miss": {
+    choices: ["error", "live"],
+    type: "string",
+    valueName: "WHAT",
+    description:
+      "error (the default), or live: a miss goes to the live server and nothing is written (spy mode)",
+  },
   "max-age": {
     type: "string",
     valueName: "DURATION",

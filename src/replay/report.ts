@@ -61,6 +61,8 @@ export interface ReplayReport {
   strays: string[];
   serverInitiated: ServerInitiated[];
   unfiredFaults: string[];
+  /** Spy mode: the requests no recording answered that the live server did, in order. */
+  live?: string[];
 }
 
 /** Each report's notification entries by method, so counting one is a lookup. */
@@ -134,6 +136,7 @@ function eventLines(report: ReplayReport): string[] {
   }
   for (const text of report.timeouts) lines.push(`timeout: ${text}`);
   for (const text of report.strays) lines.push(`ignored: ${text}`);
+  for (const text of report.live ?? []) lines.push(`answered live: ${text}`);
   return lines;
 }
 
@@ -146,6 +149,7 @@ function tally(report: ReplayReport): string[] {
     [report.repeats.length, "repeated"],
     [report.divergences.length, "divergent"],
     [report.timeouts.length, "timed out"],
+    [report.live?.length ?? 0, "answered live"],
   ];
   const said = counts.filter(([count]) => count > 0).map(([count, what]) => `${count} ${what}`);
   return said.length > 0 ? [`session summary: ${said.join(", ")} (each shown above)`] : [];
