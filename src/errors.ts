@@ -23,12 +23,19 @@ export const ExitCode = {
   Unreachable: 7,
   /** The cassette is older than `--max-age` and `--on-expired fail` refused it. */
   Expired: 8,
+  /** A file could not be written (a full disk, a read-only folder); what was written is whole. */
+  WriteFailed: 9,
 } as const;
 
 /** Base class of every error mcp-cassette raises on purpose. */
 export class CassetteError extends Error {
   /** The exit code the CLI uses for this error. */
   exitCode: number = ExitCode.BadInput;
+  /**
+   * True once the message was printed as it happened (a recorder that kept
+   * the session going after a failed write): the CLI then only exits.
+   */
+  reported = false;
   constructor(message: string, options?: ErrorOptions) {
     super(message, options);
     this.name = new.target.name;
@@ -54,6 +61,11 @@ export class ServerUnreachableError extends CassetteError {
 /** A cassette older than its `--max-age`, refused by `--on-expired fail`. */
 export class ExpiredError extends CassetteError {
   override exitCode: number = ExitCode.Expired;
+}
+
+/** A file that could not be written: names the file and the cause. */
+export class WriteError extends CassetteError {
+  override exitCode: number = ExitCode.WriteFailed;
 }
 
 /** A cassette already claimed by another writer. */

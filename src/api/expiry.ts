@@ -15,6 +15,7 @@ import { enforceExpiry, expiryOf, parseDuration, parseOnExpired } from "../modes
 import type { OnExpired } from "../modes/expiry.ts";
 import type { ModeAction, RecordMode } from "../modes/mode.ts";
 import { runtime } from "../runtime/mod.ts";
+import { checkTarget } from "../files/safe_write.ts";
 
 /** What expiry decided for one start. */
 export interface ExpiryPlan {
@@ -78,6 +79,8 @@ export async function settleRerecord(
   if (plan.output === cassette) return;
   const whole = codes.length > 0 && codes.every((code) => code === 0) &&
     (await runtime.stat(plan.output))?.isFile === true;
-  if (whole) await runtime.rename(plan.output, cassette);
-  else await runtime.remove(plan.output).catch(() => {});
+  if (!whole) return await runtime.remove(plan.output).catch(() => {});
+  // A link at the cassette's path is refused, never written through.
+  await checkTarget(cassette, { what: "the cassette" });
+  await runtime.rename(plan.output, cassette);
 }

@@ -7,6 +7,7 @@
 import type { MatchMode } from "../replay/options.ts";
 import type { ModeAction, RecordMode } from "../modes/mode.ts";
 import { parseIgnorePaths } from "../match/ignore_paths.ts";
+import { UsageError } from "../errors.ts";
 
 /** What the client is to run after mcp-cassette itself: record, replay or replay appending. */
 export function launchArgs(
@@ -44,4 +45,19 @@ export function matchArgs(options: { match?: MatchMode; matchIgnore?: string[] }
     args.push("--match-ignore", ignored.text);
   }
   return args;
+}
+
+/**
+ * Whether a start is a spy-mode replay (`onMiss: "live"` on a cassette the
+ * mode replays); a bad `onMiss`, or `live` with no server, is a UsageError.
+ */
+export function spyMode(onMiss: string | undefined, action: ModeAction, server: string[]): boolean {
+  if (onMiss !== undefined && onMiss !== "error" && onMiss !== "live") {
+    throw new UsageError(`onMiss must be "error" or "live", not ${JSON.stringify(onMiss)}`);
+  }
+  const spy = onMiss === "live" && action === "replay";
+  if (spy && server.length === 0) {
+    throw new UsageError(`onMiss "live" needs the live server command as \`server\``);
+  }
+  return spy;
 }

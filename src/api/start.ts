@@ -13,6 +13,9 @@ import type { MissReport } from "../errors.ts";
 import { ReplayEngine } from "../replay/engine.ts";
 import { serveHttp } from "../replay/http.ts";
 import type { ReplayReport } from "../replay/report.ts";
+import { emptyJournal } from "../replay/journal.ts";
+import { mergeReport } from "./merge_report.ts";
+import type { MergedReports } from "./merge_report.ts";
 import { runtime } from "../runtime/mod.ts";
 import { actionFor, resolveRecordMode } from "../modes/mode.ts";
 import type { ModeAction, RecordMode } from "../modes/mode.ts";
@@ -28,8 +31,9 @@ import type { MatchMode } from "../replay/options.ts";
 import { sleep } from "../util.ts";
 import { withTestingConfig } from "../config/testing.ts";
 import { planExpiry, settleRerecord } from "./expiry.ts";
-import { launchArgs, matchArgs } from "./launch_args.ts";
+import { launchArgs, matchArgs, spyMode } from "./launch_args.ts";
 import type { OnExpired } from "../modes/expiry.ts";
+import { writeFileSafely } from "../files/safe_write.ts";
 
 /** Options of {@linkcode startCassette}. */
 export interface CassetteOptions {
@@ -79,7 +83,7 @@ export interface LaunchSummary {
 }
 
 /** What {@linkcode CassetteServer.finish} found. */
-export interface CassetteResult {
+export interface CassetteResult extends MergedReports {
   /** The cassette's absolute path. */
   cassette: string;
   mode: RecordMode;
@@ -201,13 +205,7 @@ export async function startCassette(given: CassetteOptions): Promise<CassetteSer
   const cli = options.cli ?? runtime.selfCommand();
   const replay = [...matchArgs(options), ...replayExtra];
   const output = expiry.output;
-  if (options.onMiss !== undefined && options.onMiss !== "error" && options.onMiss !== "live") {
-    throw new UsageError(`onMiss must be "error" or "live", not ${JSON.stringify(options.onMiss)}`);
-  }
-  const spy = options.onMiss === "live" && action === "replay";
-  if (spy && server.length === 0) {
-    throw new UsageError(`onMiss "live" needs the live server command as \`server\``);
-  }
+  const spy = spyMode(options.onMiss, action, server);
   const tail = launchArgs(action, {
     spy,
     cassette: output,
@@ -288,7 +286,7 @@ async function collect(
       ...(end?.appended ? { appended: end.appended } : {}),
       ...(end?.error ? { error: end.error } : {}),
     });
-    if (end?.report) await addReport(result, end.report);
+    if (end?.report) await addReport(result, end.report, String(result.launches.length));
     result.appended += end?.appended ?? 0;
   }
   return result;
@@ -312,6 +310,9 @@ function emptyResult(
     unplayed: [],
     appended: 0,
     live: [],
+    journal: emptyJournal(),
+    recorded: [],
+    tools: [],
   };
   return result;
 }
@@ -321,7 +322,12 @@ function emptyResult(
  * names a folder, keeps it there as a file of its own (`prune` reads a
  * whole suite's reports from such a folder).
  */
-async function addReport(result: CassetteResult, report: ReplayReport): Promise<void> {
+async function addReport(
+  result: CassetteResult,
+  report: ReplayReport,
+  session?: string,
+): Promise<void> {
+  mergeReport(result, report, session);
   result.misses.push(...report.misses);
   result.inexact.push(...report.inexact);
   result.repeats.push(...report.repeats);
@@ -332,7 +338,9 @@ async function addReport(result: CassetteResult, report: ReplayReport): Promise<
   if (!folder) return;
   await runtime.mkdir(folder);
   const name = `${path.basename(result.cassette ?? "cassette")}.${recordingId()}.report.json`;
-  await runtime.writeTextFile(path.join(folder, name), JSON.stringify(report, null, 2) + "\n");
+  await writeFileSafely(path.join(folder, name), JSON.stringify(report, null, 2) + "\n", {
+    what: "the report",
+  });
 }
 
 /** An in-process HTTP replay, when this build has one. */

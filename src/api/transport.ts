@@ -160,7 +160,7 @@ export class ReplayTransport {
     this.#session?.close();
     await Promise.allSettled([...this.#inFlight]);
     await this.#delivery;
-    this.#report = this.engine.finish();
+    this.#report = await this.engine.finished();
     this.onclose?.();
   }
 

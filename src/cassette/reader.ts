@@ -16,9 +16,6 @@ import { lineSource } from "./file_lines.ts";
 
 export { lineBatches } from "./file_lines.ts";
 
-/** This folder, for the import of the converters (see below). */
-const HERE = "./";
-
 /** An entry together with the line it came from. */
 export type LocatedEntry = Entry & { line: number };
 
@@ -233,7 +230,7 @@ export async function streamCassette(
     if (!(error instanceof ForeignFormat)) throw error;
     // Other tools' formats are rare: their converters load only when needed.
     // Built, not literal: a literal import() has Deno prepare every converter at start-up.
-    const { importForeign } = await import(HERE + "import.ts") as typeof import("./import.ts");
+    const { importForeign } = await import("./" + "import.ts") as typeof import("./import.ts");
     const imported = await importForeign(path, error.firstChunk);
     return { ...imported, batches: oneBatch(imported.entries) };
   }

@@ -160,6 +160,7 @@ export async function main(args: readonly string[]): Promise<number> {
     return await command.run(input);
   } catch (error) {
     if (error instanceof CassetteError) {
+      if (error.reported) return error.exitCode;
       runtime.writeStderr(`mcp-cassette ${name}: ${withSource(describeError(error), sources)}\n`);
       return error.exitCode;
     }

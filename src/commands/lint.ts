@@ -41,7 +41,7 @@ export const command: Command = {
     "everything the server said (names, descriptions, schemas, results) for instructions aimed at the model, " +
     "requests to hide things from the user, hidden-emphasis tags, invisible or bidi Unicode, look-alike names, " +
     "secret-shaped strings and duplicate tools. With --baseline, a description or schema that changed since " +
-    "then is an error (a rug pull). With --max-age, a cassette recorded longer ago is an error (MCL009). Defaults come from [lint] in the nearest mcp-cassette.toml (docs/config.md). Exit 0 when nothing " +
+    "then is an error (a rug pull). With --max-age, a cassette recorded longer ago is an error (MCL010). Defaults come from [lint] in the nearest mcp-cassette.toml (docs/config.md). Exit 0 when nothing " +
     "reaches --fail-on, 4 when something does. Rules: docs/lint.md.",
   options: LINT_OPTIONS,
   async run({ values, positionals }) {

@@ -20,16 +20,8 @@ import { runtime } from "../runtime/mod.ts";
 import type { Redactor } from "../redact/redactor.ts";
 import { parseIgnorePaths } from "../match/ignore_paths.ts";
 import type { IgnorePath } from "../match/ignore_paths.ts";
-import { enforceExpiry, expiryOf, parseDuration, parseOnExpired } from "../modes/expiry.ts";
-
-/**
- * The source folder, for the modules replay loads only when a run needs them
- * (HTTP, new episodes, redaction, faults). Specifiers built from it, not
- * written out: Deno loads and prepares the graph of every literal
- * `import("…")` when the importing module loads, which cost replay's start
- * about 40 modules it never ran (as src/cli/registry.ts explains).
- */
-const SRC = "../";
+import { checkExpiry, learnFrom, spying } from "./replay_upkeep.ts";
+import { writeFileSafely } from "../files/safe_write.ts";
 
 /** The `replay` command. */
 export const command: Command = {
@@ -59,21 +51,64 @@ export const command: Command = {
     const engine = listen
       ? await loadedEngine(positionals[0], values, log)
       : await streamingEngine(positionals[0], values, log);
+    // The modules replay loads only when a run needs them (HTTP, new episodes,
+    // redaction, faults) are named by a sum of two literals, not one literal:
+    // Deno loads and prepares the graph of every literal `import("…")` when the
+    // importing module loads (about 40 modules replay never runs, as
+    // src/cli/registry.ts explains), while Bun folds the sum back into one
+    // literal and bundles the module into the binary (a name held in a const
+    // is not folded here, since this module is loaded lazily).
     const report = listen
-      ? await (await import(SRC + "replay/http.ts") as typeof import("../replay/http.ts"))
+      ? await (await import("../" + "replay/http.ts") as typeof import("../replay/http.ts"))
         .serveHttp(engine, {
           listen,
           maxStreams: positiveInt(stringOption(values, "max-streams"), "max-streams", 1024),
           onListening: (url) => printErr(`mcp-cassette: replaying ${positionals[0]} at ${url}`),
           log,
         })
-      : await serveStdio(engine, { input: runtime.stdin, output: runtime.stdout, log });
-    const reportFile = stringOption(values, "report");
-    if (reportFile) await runtime.writeTextFile(reportFile, JSON.stringify(report, null, 2) + "\n");
+      : await serveStdioReporting(engine, stringOption(values, "report"), log);
+    await writeReport(stringOption(values, "report"), report);
     await learnFrom(report, values);
     return finishReport(report, values, quiet);
   },
 };
+
+async function writeReport(file: string | undefined, report: ReplayReport): Promise<void> {
+  if (file) {
+    await writeFileSafely(file, JSON.stringify(report, null, 2) + "\n", { what: "the report" });
+  }
+}
+
+/**
+ * Serves on stdio; a signal that ends the session (a client stopping its
+ * server, or going down with it) still writes the report before the exit.
+ */
+async function serveStdioReporting(
+  engine: ReplayEngine,
+  reportFile: string | undefined,
+  log: (line: string) => void,
+): Promise<ReplayReport> {
+  // Set by a signal: its handler writes the report and exits, and the session's
+  // own end (stdin may close with the signal) must not write over it meanwhile.
+  let stopping: Promise<never> | undefined;
+  const stops = (["SIGINT", "SIGTERM"] as const).map((signal) =>
+    runtime.onSignal(signal, () => {
+      if (stopping) return;
+      stopping = new Promise<never>(() => {});
+      const code = signal === "SIGINT" ? 130 : 143;
+      void writeReport(reportFile, engine.finish()).catch(() => {}).finally(() =>
+        runtime.exit(code)
+      );
+    })
+  );
+  try {
+    const report = await serveStdio(engine, { input: runtime.stdin, output: runtime.stdout, log });
+    if (stopping) await stopping;
+    return report;
+  } finally {
+    stops.forEach((stop) => stop());
+  }
+}
 
 async function loadedEngine(path: string, values: OptionValues, log: (line: string) => void) {
   const cassette = await loadCassette(path);
@@ -117,7 +152,7 @@ async function replayWithExtras(
   const quiet = flag(values, "quiet");
   const log = quiet ? () => {} : (line: string) => printErr(`mcp-cassette: ${line}`);
   const { replayNewEpisodes } = await import(
-    SRC + "modes/replay_run.ts"
+    "../" + "modes/replay_run.ts"
   ) as typeof import("../modes/replay_run.ts");
   return await replayNewEpisodes({
     cassette,
@@ -128,45 +163,10 @@ async function replayWithExtras(
     reportFile: stringOption(values, "report"),
     log,
     replayOptions: (header) => replayOptions(values, log, header, cassette),
-    recordingRedactor: (header) => recordingRedactor(values, header),
+    recordingRedactor: (header) => recordingRedactor(values, header, cassette),
     finishReport: (report) => finishReport(report, values, quiet),
     afterSession: (report) => learnFrom(report, values),
   });
-}
-
-/** `--max-age` and `--on-expired` applied to the cassette about to be replayed. */
-function checkExpiry(
-  values: OptionValues,
-  log: (line: string) => void,
-  header: CassetteHeader | undefined,
-  path: string | undefined,
-): void {
-  const maxAge = stringOption(values, "max-age");
-  const onExpired = stringOption(values, "on-expired");
-  if (maxAge === undefined) {
-    if (onExpired !== undefined) throw new UsageError("--on-expired needs --max-age");
-    return;
-  }
-  const maxAgeMs = parseDuration(maxAge, "--max-age");
-  const choice = parseOnExpired(onExpired ?? "warn", "--on-expired");
-  if (choice === "rerecord") {
-    throw new UsageError(
-      "--on-expired rerecord is for the test helpers' once mode (replay cannot record): use warn or fail",
-    );
-  }
-  if (!header || path === undefined) return;
-  // Printed even with --quiet: an expired cassette is news the user asked for.
-  enforceExpiry(expiryOf(path, header.created, maxAgeMs), choice, (line) => {
-    log(line);
-    if (flag(values, "quiet")) printErr(`mcp-cassette: ${line}`);
-  });
-}
-
-/** `--on-miss live` (spy mode); `--append` without it is a usage error. */
-function spying(values: OptionValues): boolean {
-  const live = stringOption(values, "on-miss") === "live";
-  if (flag(values, "append") && !live) throw new UsageError("--append goes with --on-miss live");
-  return live;
 }
 
 /** The `--match-ignore` paths; one that does not parse is a usage error naming the flag. */
@@ -175,16 +175,17 @@ function ignorePathsOf(values: OptionValues): IgnorePath[] {
 }
 
 /**
- * Turns the flags into engine options; with `--max-age`, a cassette (at
- * `path`) older than that warns or, `--on-expired fail`, stops here (exit 8).
+ * Turns the flags into engine options for replaying `cassette`; with
+ * `--max-age`, a cassette older than that warns or, `--on-expired fail`,
+ * stops here (exit 8).
  */
 export async function replayOptions(
   values: OptionValues,
   log: (line: string) => void,
   header?: CassetteHeader,
-  path?: string,
+  cassette = "the cassette",
 ): Promise<ReplayOptions> {
-  checkExpiry(values, log, header, path);
+  checkExpiry(values, log, header, cassette);
   const timeout = Number(stringOption(values, "answer-timeout-ms") ?? "10000");
   if (!Number.isFinite(timeout) || timeout <= 0) {
     throw new UsageError(
@@ -196,7 +197,7 @@ export async function replayOptions(
   const faultsFile = stringOption(values, "faults");
   const seed = stringOption(values, "seed");
   const faults = faultsFile ? await loadFaults(faultsFile, seed) : undefined;
-  const rewriteRequest = await requestRewriter(values, header);
+  const rewriteRequest = await requestRewriter(values, header, cassette);
   return {
     strict: flag(values, "strict"),
     match: flag(values, "lenient") ? "lenient" : "exact",
@@ -228,15 +229,18 @@ export async function replayOptions(
 async function requestRewriter(
   values: OptionValues,
   header: CassetteHeader | undefined,
+  cassette: string,
 ): Promise<ReplayOptions["rewriteRequest"]> {
-  const plan = redactionPlan(values, header);
+  const plan = await redactionPlan(values, header, cassette);
   if (!plan) return undefined;
+  const rewrite = (redactor: Redactor, message: unknown) =>
+    redactor.messageWithValues(message as never, "c2s");
   if (!plan.builtInOnly) {
     const redactor = await plan.build();
-    return (message) => redactor.message(message as never, "c2s");
+    return (message) => rewrite(redactor, message);
   }
   let loading: Promise<Redactor> | undefined;
-  return async (message) => (await (loading ??= plan.build())).message(message as never, "c2s");
+  return async (message) => rewrite(await (loading ??= plan.build()), message);
 }
 
 /**
@@ -246,29 +250,49 @@ async function requestRewriter(
 export async function recordingRedactor(
   values: OptionValues,
   header: CassetteHeader | undefined,
+  cassette = "the cassette",
 ): Promise<Redactor | undefined> {
-  return await redactionPlan(values, header)?.build();
+  return await (await redactionPlan(values, header, cassette))?.build();
 }
 
-/** How to build the recording's redactor, or undefined for a cassette never scrubbed. */
-function redactionPlan(values: OptionValues, header: CassetteHeader | undefined) {
+/**
+ * How to build the recording's redactor, or undefined for a cassette never
+ * scrubbed. Keyed placeholders need their key (./redact_key.ts): a missing
+ * or wrong one stops the replay here, with exit 2, when a recorded request
+ * holds one; otherwise the replay goes on without it.
+ */
+async function redactionPlan(
+  values: OptionValues,
+  header: CassetteHeader | undefined,
+  cassette: string,
+) {
   const extra = stringList(values, "redact");
   // Another tool's rules cannot be re-run here: its cassettes are matched as
   // they are (a live secret will not match that tool's placeholder).
-  const recorded = header?.meta?.importedFrom === undefined ? header?.redaction : undefined;
+  let recorded = header?.meta?.importedFrom === undefined ? header?.redaction : undefined;
   if (!recorded && extra.length === 0) return undefined;
   const hashKey = runtime.env("MCP_CASSETTE_REDACT_KEY") || undefined;
+  let digestKey: string | undefined;
+  if (recorded?.digest) {
+    const { replayDigestKey } = await import(
+      "../" + "commands/redact_key.ts"
+    ) as typeof import("./redact_key.ts");
+    digestKey = await replayDigestKey(cassette, recorded.digest);
+    if (digestKey === undefined) recorded = { ...recorded, digest: undefined };
+  }
   const base = recorded ?? { rules: [] };
   const packs = stringList(values, "pack");
   return {
     builtInOnly: extra.length === 0 && packs.length === 0 && onlyBuiltInRules(base),
     build: async (): Promise<Redactor> => {
       const { createReplayRedactor } = await import(
-        SRC + "redact/mod.ts"
+        "../" + "redact/mod.ts"
       ) as typeof import("../redact/mod.ts");
       return await createReplayRedactor({ ...base, rules: [...base.rules, ...extra] }, {
         packs,
         hashKey,
+        digestKey,
+        cassette,
       });
     },
   };
@@ -287,29 +311,12 @@ function onlyBuiltInRules(info: RedactionInfo): boolean {
  */
 async function loadFaults(file: string, seed: string | undefined) {
   const { createFaultInjector, loadFaultOverlay, parseFaultSeed } = await import(
-    SRC + "faults/mod.ts"
+    "../" + "faults/mod.ts"
   );
   return createFaultInjector(
     await loadFaultOverlay(file),
     seed === undefined ? {} : { seed: parseFaultSeed(seed) },
   );
-}
-
-/**
- * `--learn-ignores`: the `--match-ignore` paths the misses suggested go into
- * `[replay] match-ignore` of the nearest mcp-cassette.toml.
- */
-async function learnFrom(report: ReplayReport, values: OptionValues): Promise<void> {
-  if (!flag(values, "learn-ignores")) return;
-  const paths = report.misses.flatMap((miss) => miss.ignore ?? []);
-  if (paths.length === 0) return;
-  const { learnIgnores } = await import(
-    SRC + "config/learn.ts"
-  ) as typeof import("../config/learn.ts");
-  const learned = await learnIgnores(paths);
-  if (!learned || learned.added.length === 0) return;
-  const flags = learned.added.map((path) => `--match-ignore ${path}`).join(" ");
-  printErr(`mcp-cassette: learned ${flags}: written under [replay] in ${learned.file}`);
 }
 
 /** A miss line in red when stderr takes colour; other lines as they are. */

@@ -3,8 +3,8 @@
  * suggested (values that look different on every call) written into
  * `[replay] match-ignore` of the nearest `mcp-cassette.toml` (one is made in
  * the working folder when there is none). The rest of the file is kept as
- * it was, line for line; the new text is parsed back before it replaces the
- * old one in one rename.
+ * it was, line for line; the new text is parsed back, then written through
+ * a side file renamed over the old one (never through a link).
  *
  * @module
  */
@@ -13,6 +13,7 @@ import path from "node:path";
 import { runtime } from "../runtime/mod.ts";
 import { CONFIG_FILE, ConfigError, findConfigFile } from "./file.ts";
 import { locateKeys } from "./toml_lines.ts";
+import { checkTarget, writeFileSafely } from "../files/safe_write.ts";
 
 /** What {@linkcode learnIgnores} did. */
 export interface Learned {
@@ -65,12 +66,7 @@ export async function learnIgnores(
   const wanted = [...new Set(paths)];
   if (wanted.length === 0) return undefined;
   const file = await findConfigFile(start) ?? path.join(start, CONFIG_FILE);
-  const info = await runtime.stat(file);
-  if (info?.isSymlink) {
-    throw new ConfigError(
-      `${file} is a symlink: --learn-ignores writes no file through one (add match-ignore under [replay] by hand)`,
-    );
-  }
+  const info = await checkTarget(file, { what: "the config file" });
   const text = info ? await runtime.readTextFile(file) : "";
   const { parse } = await import("smol-toml");
   const replay = (parse(text) as Record<string, Record<string, unknown>>).replay ?? {};
@@ -82,13 +78,6 @@ export async function learnIgnores(
   if (!isDeepStrictEqual(listOf(check?.["match-ignore"]), [...known, ...added])) {
     throw new ConfigError(`${file}: could not add match-ignore under [replay]; add it by hand`);
   }
-  const aside = `${file}.learn-${runtime.pid()}.tmp`;
-  try {
-    await runtime.writeTextFile(aside, updated);
-    await runtime.rename(aside, file);
-  } catch (error) {
-    await runtime.remove(aside).catch(() => {});
-    throw new ConfigError(`${file}: cannot write the config file: ${(error as Error).message}`);
-  }
+  await writeFileSafely(file, updated, { what: "the config file" });
   return { file, added };
 }

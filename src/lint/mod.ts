@@ -43,7 +43,7 @@ export interface LintOptions {
   select?: readonly string[];
   /** Rule-id prefixes to skip. */
   ignore?: readonly string[];
-  /** With a most age in ms (`--max-age`), an older cassette is an MCL009 finding. */
+  /** With a most age in ms (`--max-age`), an older cassette is an MCL010 finding. */
   maxAgeMs?: number;
   /** Now, in ms since the epoch, for the age (default `Date.now()`). */
   now?: number;

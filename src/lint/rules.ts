@@ -65,6 +65,13 @@ const CODE_RULES: RuleInfo[] = [
   },
   {
     id: "MCL009",
+    name: "conflating-redaction",
+    severity: "warning",
+    summary: "A request holds a plain [REDACTED:…] placeholder, which replay cannot tell apart",
+    origin: "builtin",
+  },
+  {
+    id: "MCL010",
     name: "expired-cassette",
     severity: "error",
     summary: "With --max-age: the cassette was recorded longer ago than that",

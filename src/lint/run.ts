@@ -33,7 +33,7 @@ export interface LintRunOptions {
   baseline?: LintBaseline;
   select?: readonly string[];
   ignore?: readonly string[];
-  /** With a most age in ms (`--max-age`), an older cassette is an MCL009 finding. */
+  /** With a most age in ms (`--max-age`), an older cassette is an MCL010 finding. */
   maxAgeMs?: number;
   /** Now, in ms since the epoch (default `Date.now()`). */
   now?: number;
@@ -71,7 +71,7 @@ export class LintRun implements CassetteSink {
     );
     if (!expiry) return;
     this.findings.push({
-      rule: "MCL009",
+      rule: "MCL010",
       severity: "error",
       message: expiry.message,
       file: start.path,

@@ -185,7 +185,14 @@ class Episodes implements NewEpisodes {
   async #ensureLive(first: JsonRpcMessage): Promise<LiveServer> {
     if (this.#live) return this.#live;
     if (this.claim) {
-      this.#writer = await CassetteWriter.open(this.options.cassette, { append: true });
+      this.#writer = await CassetteWriter.open(this.options.cassette, {
+        append: true,
+        // Said once; replay goes on answering, and close() exits with the failure.
+        onFailure: (error) => {
+          error.reported = this.options.log !== undefined;
+          this.options.log?.(`${error.message}: replay goes on; nothing more is appended`);
+        },
+      });
     }
     const live = LiveServer.start(this.options.command);
     this.#live = live;

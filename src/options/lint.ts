@@ -50,7 +50,7 @@ export const LINT_OPTIONS: OptionSet = {
   "max-age": {
     type: "string",
     valueName: "DURATION",
-    description: "A cassette recorded longer ago than this (30d, 12h) is an MCL009 finding",
+    description: "A cassette recorded longer ago than this (30d, 12h) is an MCL010 finding",
   },
   config: {
     configurable: false,

@@ -20,13 +20,18 @@ import { claimRecording, eraOf, settledClaim, settledEra } from "./claims.ts";
 import { emptyReport } from "./report.ts";
 import type { RecordedUse, ReplayReport } from "./report.ts";
 import { ReplaySession } from "./session.ts";
+import { journalRequest, settleJournal } from "./journal.ts";
+import { knownTools } from "./known_tools.ts";
+import type { JournalEntry, JournalOutcome } from "./journal.ts";
+import type { JsonRpcMessage } from "../jsonrpc.ts";
+import type { RequestKey } from "../match/fingerprint.ts";
 
 export type { CustomMatcher, MatchMode, ReplayOptions } from "./options.ts";
 
 /** A cassette loaded for serving. */
 export class ReplayEngine implements RecordingSource, ReportSink {
   #episodes: Episodes;
-  readonly report: ReplayReport = emptyReport();
+  readonly report: ReplayReport;
   /** How each recorded request was used, by its cassette line. */
   #uses = new Map<number, RecordedUse>();
   #sessions = new Set<ReplaySession>();
@@ -42,8 +47,11 @@ export class ReplayEngine implements RecordingSource, ReportSink {
   #waiting = 0;
   #tail: Promise<void> = Promise.resolve();
   #batchRead = deferred();
+  /** Sessions opened so far: a session the front end does not name is named by its number. */
+  #opened = 0;
 
   constructor(readonly cassette: Cassette, readonly options: ReplayOptions = {}) {
+    this.report = emptyReport(options.journalLimit);
     this.#builder = new EpisodeBuilder(cassette.header, options.fingerprint);
     for (const entry of cassette.entries) this.#builder.add(entry);
     this.#episodes = this.#builder.finish().episodes;
@@ -212,6 +220,26 @@ export class ReplayEngine implements RecordingSource, ReportSink {
     if (match.outOfOrder) use.outOfOrder++;
   }
 
+  /** Adds a live request to the journal (see ./journal.ts). */
+  noteRequest(
+    message: JsonRpcMessage,
+    key: RequestKey,
+    session: string,
+    outcome: JournalOutcome,
+    line?: number,
+  ): JournalEntry | undefined {
+    const { journal } = this.report;
+    return journalRequest(
+      journal,
+      message,
+      key,
+      session,
+      outcome,
+      line,
+      this.options.rewriteRequest,
+    );
+  }
+
   /**
    * Leaves recorded triggers out of every session before any is served (the
    * stateless era's HTTP front end answers header violations itself, so the
@@ -228,9 +256,14 @@ export class ReplayEngine implements RecordingSource, ReportSink {
     }
   }
 
-  /** Opens a session for a new client connection; it picks its recording at the first message. */
-  openSession(): ReplaySession {
-    const session = new ReplaySession(this, this, this.options);
+  /**
+   * Opens a session for a new client connection; it picks its recording at
+   * the first message. `name` is how the journal names it (a front end's
+   * session id); without one, its number.
+   */
+  openSession(name?: string): ReplaySession {
+    const label = name ?? String(++this.#opened);
+    const session = new ReplaySession(this, this, this.options, label);
     this.#sessions.add(session);
     return session;
   }
@@ -289,10 +322,21 @@ export class ReplayEngine implements RecordingSource, ReportSink {
     for (const session of this.#sessions) this.#noteUnplayed(session);
     if (this.options.faults) this.report.unfiredFaults.push(...this.options.faults.unfired());
     this.report.recorded = this.#recordedRows();
+    this.report.tools = knownTools(this.episodes.sessions);
     this.report.cassette = {
       headerSha256: sha256Hex(this.cassette.headerText ?? JSON.stringify(this.cassette.header)),
     };
     return this.report;
+  }
+
+  /**
+   * {@linkcode finish}, once the journal's arguments are redacted (with the
+   * recording's rules, they are redacted when the journal is read).
+   */
+  async finished(): Promise<ReplayReport> {
+    const report = this.finish();
+    await settleJournal(report.journal);
+    return report;
   }
 
   /** One row per recorded request of the whole cassette, with how it was used. */

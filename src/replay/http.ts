@@ -32,7 +32,11 @@ export interface ReplayHandler {
   fetch(request: Request): Promise<Response>;
   /** The path the client is to use (the recorded one, `/mcp` by default). */
   readonly path: string;
-  /** Ends every live session and stream and completes the report. */
+  /**
+   * Ends every live session and stream and completes the report. With the
+   * recording's redaction rules, the journal's arguments are in once
+   * `engine.finished()` resolves (absent until then).
+   */
   finish(): ReplayReport;
 }
 
@@ -93,5 +97,5 @@ export async function serveHttp(
   await stop;
   server.finish();
   await local.close();
-  return engine.finish();
+  return await engine.finished();
 }

@@ -4,6 +4,8 @@
  * @module
  */
 import type { MissReport } from "../errors.ts";
+import { emptyJournal } from "./journal.ts";
+import type { Journal } from "./journal.ts";
 
 /** A client answer to a server request that differed from the recording. */
 export interface Divergence {
@@ -61,6 +63,10 @@ export interface ReplayReport {
   strays: string[];
   serverInitiated: ServerInitiated[];
   unfiredFaults: string[];
+  /** The tools the recording lists or calls (set at the end; see ./known_tools.ts). */
+  tools?: string[];
+  /** Every live request in arrival order, how it was answered and by which line (./journal.ts). */
+  journal: Journal;
   /** Spy mode: the requests no recording answered that the live server did, in order. */
   live?: string[];
 }
@@ -82,8 +88,8 @@ export function countNotification(report: ReplayReport, method: string): void {
   report.serverInitiated.push(fresh);
 }
 
-/** An empty report. */
-export function emptyReport(): ReplayReport {
+/** An empty report; its journal keeps at most `journalLimit` requests. */
+export function emptyReport(journalLimit?: number): ReplayReport {
   return {
     misses: [],
     repeats: [],
@@ -96,6 +102,7 @@ export function emptyReport(): ReplayReport {
     strays: [],
     serverInitiated: [],
     unfiredFaults: [],
+    journal: emptyJournal(journalLimit),
   };
 }
 

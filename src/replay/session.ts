@@ -3,6 +3,7 @@
  *
  * @module
  */
+import { withLiveValues } from "./live_values.ts";
 import { ErrorCode, errorResponse, idKey } from "../jsonrpc.ts";
 import type { JsonObject, JsonRpcId, JsonRpcMessage } from "../jsonrpc.ts";
 import type { Match } from "../match/answer_book.ts";
@@ -25,8 +26,9 @@ import { describe, isChangeNotice, malformedText, paced, settleGap } from "./ste
 import { noteMatch } from "./match_note.ts";
 import { sameTrigger } from "./trigger_list.ts";
 import { whenSettled } from "./settling.ts";
-import { volatileHint, volatileIgnores } from "./volatile_hint.ts";
+import { describeMiss } from "./miss.ts";
 import type { MissReport } from "../errors.ts";
+import type { JournalEntry } from "./journal.ts";
 
 type LiveRequest = JsonRpcMessage & { id: JsonRpcId };
 
@@ -44,6 +46,7 @@ export class ReplaySession {
     private readonly source: RecordingSource,
     private readonly sink: ReportSink,
     private readonly options: ReplayOptions,
+    readonly label = "1", // how the journal names this session
   ) {
     this.#asked = new ServerRequests(sink, options);
   }
@@ -55,9 +58,7 @@ export class ReplaySession {
       await this.source.progress();
       opening = this.source.opening();
     }
-    for (const step of opening) {
-      await this.#emitPassive(step, out, { cancelled: false });
-    }
+    for (const step of opening) await this.#emitPassive(step, out, { cancelled: false });
   }
 
   /** Handles one message from the client. Resolves when its reply (if any) is fully sent. */
@@ -76,7 +77,9 @@ export class ReplaySession {
       return await this.#notification(live, out);
     }
     if (hasId && ("result" in live || "error" in live)) {
-      const answer = this.options.rewriteRequest ? await this.options.rewriteRequest(live) : live;
+      const answer = this.options.rewriteRequest
+        ? (await this.options.rewriteRequest(live)).message
+        : live;
       return this.#answer(answer as JsonRpcMessage);
     }
     await invalid(out, "no method, result or error");
@@ -165,7 +168,7 @@ export class ReplaySession {
 
   async #serveMatch(message: LiveRequest, key: RequestKey, match: Match<Trigger>, out: Outlet) {
     const trigger = match.item;
-    noteMatch(this.sink, this.options, key, match);
+    const entry = noteMatch(this.sink, this.options, { message, key, session: this.label }, match);
     out.begin?.(trigger);
     if (!trigger.response && !trigger.cancelled) {
       return await this.#unanswered(message, trigger, out);
@@ -177,7 +180,7 @@ export class ReplaySession {
     const flight = flightOf(message);
     this.#inFlight.set(idKey(message.id), flight);
     try {
-      await this.#serve(message, trigger, flight, out, match.kind === "repeat");
+      await this.#serve(message, trigger, flight, out, match.kind === "repeat", entry);
     } finally {
       this.#inFlight.delete(idKey(message.id));
     }
@@ -185,6 +188,7 @@ export class ReplaySession {
 
   async #miss(message: LiveRequest, key: RequestKey, matcher: SessionMatcher, out: Outlet) {
     const live = await this.options.onMiss?.(message, { session: this.recording?.id });
+    this.sink.noteRequest(message, key, this.label, live ? "live" : "miss");
     if (live) return await out.send({ ...live, id: message.id });
     if (this.#isEraProbe(key.method)) {
       // A legacy server does not know server/discover; answering as it would
@@ -192,20 +196,9 @@ export class ReplaySession {
       const text = `Method not found: ${key.method}`;
       return await out.send(errorResponse(message.id, ErrorCode.MethodNotFound, text));
     }
-    const diagnosis = matcher.diagnose(key);
-    const ignore = volatileIgnores(diagnosis, key.params);
-    const text = diagnosis.message + eraHint(this.source.era, message) + volatileHint(ignore);
-    this.#reportMiss({
-      method: key.method,
-      message: text,
-      closestLine: diagnosis.closestLine,
-      path: diagnosis.differs,
-      ignore: ignore.length > 0 ? ignore : undefined,
-    });
-    await out.send(errorResponse(message.id, ErrorCode.ReplayMiss, text, {
-      closest: diagnosis.closest ?? null,
-      differs: diagnosis.differs ?? null,
-    }));
+    const miss = describeMiss(matcher.diagnose(key), key, eraHint(this.source.era, message));
+    this.#reportMiss(miss.report);
+    await out.send(errorResponse(message.id, ErrorCode.ReplayMiss, miss.report.message, miss.data));
   }
 
   #reportMiss(miss: MissReport) {
@@ -227,6 +220,7 @@ export class ReplaySession {
   }
 
   async #failMatcher(message: LiveRequest, key: RequestKey, error: Error, out: Outlet) {
+    this.sink.noteRequest(message, key, this.label, "miss");
     this.#reportMiss({ method: key.method, message: error.message });
     await out.send(errorResponse(message.id, ErrorCode.InternalError, error.message));
   }
@@ -243,12 +237,13 @@ export class ReplaySession {
     flight: InFlight,
     out: Outlet,
     repeat: boolean,
+    entry: JournalEntry | undefined,
   ) {
     // Awaited only with faults: an await on the path of every answer cost the
     // stdio replay about 15 µs a call (the continuation waits for the next
     // turn of the event loop), measured end to end.
     const answerFault = this.options.faults
-      ? await this.#faultsBefore(message, trigger, out)
+      ? await this.#faultsBefore(message, trigger, out, entry)
       : undefined;
     if (answerFault === "stop") return;
     let last = trigger.t;
@@ -284,12 +279,14 @@ export class ReplaySession {
     message: LiveRequest,
     trigger: Trigger,
     out: Outlet,
+    entry: JournalEntry | undefined,
   ): Promise<Fault | undefined | "stop"> {
     const faults = this.options.faults?.faultsFor({
       method: trigger.key.method,
       name: trigger.key.name,
       message,
     }) ?? [];
+    if (entry && faults.length > 0) entry.outcome = "fault";
     let answerFault: Fault | undefined;
     for (const fault of faults) {
       if (fault.kind === "delay") await sleep(fault.ms);
@@ -316,7 +313,8 @@ export class ReplaySession {
       await out.send(errorResponse(message.id, ErrorCode.ReplayMiss, divergent), sse);
       return;
     }
-    const ready = withLiveId(trigger.response!, message.id);
+    const values = this.#matcher?.valuesOf(message);
+    const ready = withLiveValues(withLiveId(trigger.response!, message.id), values);
     if (fault?.kind === "malformed") {
       await out.raw(malformedText(ready, fault.strategy), sse);
       return;

@@ -144,12 +144,12 @@ test("the helpers' rerecord in mode once records anew, and keeps the old file wh
   await again.finish();
 });
 
-test("lint --max-age reports an expired cassette as MCL009 (exit 4)", async () => {
+test("lint --max-age reports an expired cassette as MCL010 (exit 4)", async () => {
   const { cassette } = await agedCassette(40);
   const expired = await run([...CLI, "lint", cassette, "--max-age", "30d"]);
   assert.equal(expired.code, ExitCode.Findings, expired.stdout + expired.stderr);
-  assert.match(expired.stdout, /MCL009/);
+  assert.match(expired.stdout, /MCL010/);
   assert.match(expired.stdout, /40d old/);
   const young = await run([...CLI, "lint", cassette, "--max-age", "60d"]);
-  assert.doesNotMatch(young.stdout, /MCL009/);
+  assert.doesNotMatch(young.stdout, /MCL010/);
 });
