@@ -114,6 +114,7 @@ export {
   CassetteFormatError,
   ClaimError,
   ExitCode,
+  ExpiredError,
   ReplayMissError,
   ServerUnreachableError,
   UsageError,

@@ -67,6 +67,8 @@ export interface ReplayReport {
   tools?: string[];
   /** Every live request in arrival order, how it was answered and by which line (./journal.ts). */
   journal: Journal;
+  /** Spy mode: the requests no recording answered that the live server did, in order. */
+  live?: string[];
 }
 
 /** Each report's notification entries by method, so counting one is a lookup. */
@@ -149,6 +151,7 @@ function eventLines(report: ReplayReport): string[] {
   }
   for (const text of report.timeouts) lines.push(`timeout: ${text}`);
   for (const text of report.strays) lines.push(`ignored: ${text}`);
+  for (const text of report.live ?? []) lines.push(`answered live: ${text}`);
   return lines;
 }
 
@@ -161,6 +164,7 @@ function tally(report: ReplayReport): string[] {
     [report.repeats.length, "repeated"],
     [report.divergences.length, "divergent"],
     [report.timeouts.length, "timed out"],
+    [report.live?.length ?? 0, "answered live"],
   ];
   const said = counts.filter(([count]) => count > 0).map(([count, what]) => `${count} ${what}`);
   return said.length > 0 ? [`session summary: ${said.join(", ")} (each shown above)`] : [];

@@ -27,6 +27,8 @@ import { describe, isChangeNotice, malformedText, paced, settleGap } from "./ste
 import { noteMatch } from "./match_note.ts";
 import { sameTrigger } from "./trigger_list.ts";
 import { whenSettled } from "./settling.ts";
+import { describeMiss } from "./miss.ts";
+import type { MissReport } from "../errors.ts";
 import type { JournalEntry } from "./journal.ts";
 
 type LiveRequest = JsonRpcMessage & { id: JsonRpcId };
@@ -200,21 +202,12 @@ export class ReplaySession {
       const text = `Method not found: ${key.method}`;
       return await out.send(errorResponse(message.id, ErrorCode.MethodNotFound, text));
     }
-    const diagnosis = matcher.diagnose(key);
-    const text = diagnosis.message + eraHint(this.source.era, message);
-    this.#reportMiss({
-      method: key.method,
-      message: text,
-      closestLine: diagnosis.closestLine,
-      path: diagnosis.differs,
-    });
-    await out.send(errorResponse(message.id, ErrorCode.ReplayMiss, text, {
-      closest: diagnosis.closest ?? null,
-      differs: diagnosis.differs ?? null,
-    }));
+    const miss = describeMiss(matcher.diagnose(key), key, eraHint(this.source.era, message));
+    this.#reportMiss(miss.report);
+    await out.send(errorResponse(message.id, ErrorCode.ReplayMiss, miss.report.message, miss.data));
   }
 
-  #reportMiss(miss: { method: string; message: string; closestLine?: number; path?: string }) {
+  #reportMiss(miss: MissReport) {
     const entry = Object.fromEntries(Object.entries(miss).filter(([, v]) => v !== undefined));
     this.sink.report.misses.push(entry as typeof miss);
     this.options.log?.(`miss: ${miss.message}`);
