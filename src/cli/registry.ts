@@ -32,6 +32,7 @@ const loaders: Record<string, () => Promise<{ command: Command }>> = {
   wrap: () => import(COMMANDS + "wrap.ts"),
   view: () => import(COMMANDS + "view.ts"),
   prune: () => import(COMMANDS + "prune.ts"),
+  runs: () => import(COMMANDS + "runs.ts"),
 };
 
 /** The command names, in overview order. */

@@ -15,6 +15,7 @@ import { PRUNE_OPTIONS } from "./prune.ts";
 import { RECORD_OPTIONS } from "./record.ts";
 import { REDACT_OPTIONS } from "./redact.ts";
 import { REPLAY_OPTIONS } from "./replay.ts";
+import { RUNS_OPTIONS } from "./runs.ts";
 import { VERIFY_OPTIONS } from "./verify.ts";
 import { VIEW_OPTIONS } from "./view.ts";
 import { WRAP_OPTIONS } from "./wrap.ts";
@@ -38,6 +39,7 @@ export const COMMAND_OPTIONS: Readonly<Record<string, OptionSet>> = {
   wrap: WRAP_OPTIONS,
   view: VIEW_OPTIONS,
   prune: PRUNE_OPTIONS,
+  runs: RUNS_OPTIONS,
 };
 
 /** The keys a section of `mcp-cassette.toml` may set: the command's configurable options, or `[testing]`'s. */

@@ -1,0 +1,88 @@
+/**
+ * Reads the reports `runs` compares: the JSON files `replay --report` and the
+ * test helpers write, given one by one or as a folder of them. A file that is
+ * not such a report is refused, naming the file and what is missing.
+ *
+ * @module
+ */
+import type { JournalEntry } from "../replay/journal.ts";
+import { runtime } from "../runtime/mod.ts";
+import { isObject } from "../util.ts";
+import { ReportError } from "../view/reports.ts";
+
+/** One run: a report's journal, the cassette it names and the tools the recording knows. */
+export interface Run {
+  /** The report file. */
+  file: string;
+  /** The SHA-256 of the cassette's first line, when the report names it. */
+  cassette?: string;
+  /** The tools the recording lists or calls; undefined when the report does not say. */
+  tools?: string[];
+  requests: JournalEntry[];
+  /** Requests the journal counted but did not keep (its limit). */
+  dropped: number;
+}
+
+/** The report files: a folder stands for its `.json` files, in name order. */
+export async function reportFiles(paths: readonly string[]): Promise<string[]> {
+  const files: string[] = [];
+  for (const given of paths) {
+    const info = await runtime.stat(given).catch(() => undefined);
+    if (!info?.isDirectory) {
+      files.push(given);
+      continue;
+    }
+    const names = (await runtime.readDir(given)).filter((name) => name.endsWith(".json")).sort();
+    if (names.length === 0) throw new ReportError(given, "the folder holds no .json report");
+    const folder = given.replace(/[\\/]+$/, "");
+    for (const name of names) files.push(`${folder}/${name}`);
+  }
+  return files;
+}
+
+async function readJson(file: string): Promise<unknown> {
+  let text: string;
+  try {
+    text = await runtime.readTextFile(file);
+  } catch (error) {
+    const code = (error as { code?: string }).code;
+    const problem = code === "ENOENT" ? "no such file" : (error as Error).message.split("\n")[0];
+    throw new ReportError(file, `cannot read the report: ${problem}`);
+  }
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    throw new ReportError(file, `not a JSON report (${(error as Error).message})`);
+  }
+}
+
+function entry(file: string, row: unknown, index: number): JournalEntry {
+  const at = `journal.requests[${index}]`;
+  if (!isObject(row) || typeof row.method !== "string" || typeof row.outcome !== "string") {
+    throw new ReportError(file, `${at} must be an object with a method and an outcome`);
+  }
+  return row as unknown as JournalEntry;
+}
+
+/** Reads one report; a file without a journal is not a replay report. */
+export async function readRun(file: string): Promise<Run> {
+  const value = await readJson(file);
+  if (!isObject(value)) throw new ReportError(file, "a report must be a JSON object");
+  const journal = value.journal;
+  if (!isObject(journal) || !Array.isArray(journal.requests)) {
+    throw new ReportError(file, "not a replay report: it has no journal.requests");
+  }
+  const cassette = isObject(value.cassette) && typeof value.cassette.headerSha256 === "string"
+    ? value.cassette.headerSha256
+    : undefined;
+  const tools = Array.isArray(value.tools)
+    ? value.tools.filter((name): name is string => typeof name === "string")
+    : undefined;
+  return {
+    file,
+    cassette,
+    tools,
+    requests: journal.requests.map((row, i) => entry(file, row, i)),
+    dropped: typeof journal.dropped === "number" ? journal.dropped : 0,
+  };
+}
