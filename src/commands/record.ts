@@ -11,7 +11,12 @@ import { recordHttp } from "../record/http.ts";
 import { runRecord } from "../modes/record_run.ts";
 import { withClaim } from "../claim/claim.ts";
 import { checkOutputPath } from "../cassette/open.ts";
-import { REDACTION_OPTIONS, redactorFromOptions } from "./shared_options.ts";
+import {
+  REDACTION_OPTIONS,
+  redactorFromOptions,
+  TOKEN_OPTIONS,
+  tokenFromOptions,
+} from "./shared_options.ts";
 import { runtime } from "../runtime/mod.ts";
 import { SCRIPT_OPTIONS } from "../script/options.ts";
 import { DEFAULT_GRACE_MS, parseGraceMs } from "../runtime/stop_child.ts";
@@ -53,6 +58,7 @@ export const command: Command = {
       description: "Where the HTTP recorder listens",
       default: "127.0.0.1:0",
     },
+    ...TOKEN_OPTIONS,
     force: {
       type: "boolean",
       description: "Write through a symlinked cassette path; break a live claim",
@@ -111,12 +117,16 @@ export const command: Command = {
           url,
           output,
           listen: stringOption(values, "listen"),
+          token: tokenFromOptions(values),
           redactor,
           force: flag(values, "force"),
           onListening: (address) =>
             printErr(`mcp-cassette: recording; point the client at ${address}`),
           log: printErr,
         }), { force: flag(values, "force"), log: printErr });
+    }
+    if (stringOption(values, "token") !== undefined) {
+      throw new UsageError("--token works with --url only (a stdio recording has no port)");
     }
     if (rest.length === 0) {
       throw new UsageError("record needs a server command after -- (or --url URL)");

@@ -17,7 +17,7 @@ import type { ReplayReport } from "../replay/report.ts";
 import { serveStdio } from "../replay/stdio.ts";
 import { runtime } from "../runtime/mod.ts";
 import type { Redactor } from "../redact/redactor.ts";
-import { REDACTION_OPTIONS } from "./shared_options.ts";
+import { REDACTION_OPTIONS, TOKEN_OPTIONS, tokenFromOptions } from "./shared_options.ts";
 import { parseIgnorePaths } from "../match/ignore_paths.ts";
 import type { IgnorePath } from "../match/ignore_paths.ts";
 
@@ -47,6 +47,7 @@ export const command: Command = {
       valueName: "HOST:PORT",
       description: "Serve Streamable HTTP here instead of stdio",
     },
+    ...TOKEN_OPTIONS,
     "max-streams": {
       type: "string",
       valueName: "N",
@@ -136,6 +137,9 @@ export const command: Command = {
     const quiet = flag(values, "quiet");
     const log = quiet ? () => {} : (line: string) => printErr(`mcp-cassette: ${missPaint(line)}`);
     const listen = stringOption(values, "listen");
+    if (!listen && stringOption(values, "token") !== undefined) {
+      throw new UsageError("--token works with --listen only (a stdio replay has no port)");
+    }
     // Over stdio the replay serves while it reads the file (docs/replay.md "Start-up").
     const engine = listen
       ? await loadedEngine(positionals[0], values, log)
@@ -144,6 +148,7 @@ export const command: Command = {
       ? await (await import(SRC + "replay/http.ts") as typeof import("../replay/http.ts"))
         .serveHttp(engine, {
           listen,
+          token: tokenFromOptions(values),
           maxStreams: positiveInt(stringOption(values, "max-streams"), "max-streams", 1024),
           onListening: (url) => printErr(`mcp-cassette: replaying ${positionals[0]} at ${url}`),
           log,

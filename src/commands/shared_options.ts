@@ -7,6 +7,8 @@ import type { OptionSpec, OptionValues } from "../cli/command.ts";
 import { flag, stringList } from "../cli/command.ts";
 import type { FrameRedactor } from "../record/stdio.ts";
 import { runtime } from "../runtime/mod.ts";
+import { UsageError } from "../errors.ts";
+import { TOKEN_ENV } from "../http/token.ts";
 
 /** How `check` and `verify` name the server they talk to. */
 export const SERVER_TARGET_OPTIONS: Record<string, OptionSpec> = {
@@ -58,4 +60,25 @@ export async function redactorFromOptions(
     detectors,
     hashKey: runtime.env("MCP_CASSETTE_REDACT_KEY") || undefined,
   });
+}
+
+/** The bearer-token flag of `replay --listen` and `record --url`. */
+export const TOKEN_OPTIONS: Record<string, OptionSpec> = {
+  token: {
+    type: "string",
+    valueName: "TOKEN",
+    description:
+      "With --listen: every request must carry Authorization: Bearer TOKEN, or gets 401 (default: MCP_CASSETTE_TOKEN; prefer it, a command line is visible to other users)",
+  },
+};
+
+/** The token `--token` or `MCP_CASSETTE_TOKEN` gives, if any; an empty `--token` is refused. */
+export function tokenFromOptions(values: OptionValues): string | undefined {
+  const option = values.token;
+  if (typeof option === "string") {
+    if (option.trim() === "") throw new UsageError("--token must not be empty");
+    return option;
+  }
+  const env = runtime.env(TOKEN_ENV);
+  return env !== undefined && env.trim() !== "" ? env : undefined;
 }

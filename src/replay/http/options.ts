@@ -19,4 +19,9 @@ export interface HttpServeOptions {
   maxStreams?: number;
   /** Idle connections are closed after this many milliseconds (default 30000). */
   idleTimeoutMs?: number;
+  /**
+   * A bearer token every request must carry (401 without it), checked
+   * before anything else (`serveHttp` only).
+   */
+  token?: string;
 }
