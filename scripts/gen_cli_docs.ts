@@ -16,7 +16,9 @@ import process from "node:process";
 import { fileURLToPath } from "node:url";
 import { loadCommands } from "../src/cli/registry.ts";
 import { overview } from "../src/cli/main.ts";
-import type { Command, OptionSpec } from "../src/cli/command.ts";
+import type { Command } from "../src/cli/command.ts";
+import { optionNotes } from "../src/options/spec.ts";
+import type { OptionSpec } from "../src/options/spec.ts";
 import { ExitCode } from "../src/errors.ts";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
@@ -40,9 +42,10 @@ function optionsTable(command: Command): string[] {
     "| Option | Description | Default |",
     "| --- | --- | --- |",
     ...entries.map(([name, spec]) => {
-      const repeat = spec.multiple ? " (repeatable)" : "";
       const fallback = spec.default === undefined ? "" : `\`${spec.default}\``;
-      return `| ${optionFlag(name, spec)} | ${cell(spec.description + repeat)} | ${fallback} |`;
+      return `| ${optionFlag(name, spec)} | ${
+        cell(spec.description + optionNotes(spec))
+      } | ${fallback} |`;
     }),
     "| `-h, --help` | Show this command's help | |",
   ];

@@ -7,6 +7,9 @@
  */
 import path from "node:path";
 import { UsageError } from "../errors.ts";
+import { checkLibraryOptions } from "../options/library.ts";
+import { REPLAY_OPTIONS } from "../options/replay.ts";
+import type { OptionSet } from "../options/spec.ts";
 import { runtime } from "../runtime/mod.ts";
 
 /** The `replay` command's options, as the library takes them. */
@@ -35,6 +38,23 @@ export interface ReplayFlags {
   detectors?: boolean;
 }
 
+/** The `replay` options the library takes, as the option schema declares them. */
+const LIBRARY_OPTIONS: OptionSet = Object.fromEntries(
+  [
+    "strict",
+    "answer-timeout-ms",
+    "faults",
+    "seed",
+    "pace",
+    "pace-scale",
+    "pace-cap-ms",
+    "quiet",
+    "redact",
+    "pack",
+    "no-detectors",
+  ].map((name) => [name, REPLAY_OPTIONS[name]]),
+);
+
 function number(
   value: number | undefined,
   name: string,
@@ -56,7 +76,7 @@ function files(values: string[] | undefined, flag: string): string[] {
 
 /**
  * The `replay` flags for `flags`; throws {@linkcode UsageError} naming the
- * option at fault.
+ * option at fault (an unknown one too, with the closest known name).
  *
  * @example
  * ```ts
@@ -64,11 +84,8 @@ function files(values: string[] | undefined, flag: string): string[] {
  * ```
  */
 export function replayFlags(flags: ReplayFlags): string[] {
-  if (flags.pace !== undefined && flags.pace !== "instant" && flags.pace !== "recorded") {
-    throw new UsageError(
-      `replay.pace must be "instant" or "recorded", got ${JSON.stringify(flags.pace)}`,
-    );
-  }
+  // Names and types from the option schema; the ranges below are the library's own.
+  checkLibraryOptions("replay", LIBRARY_OPTIONS, { ...flags }, { detectors: "no-detectors" });
   const whole = (n: number) => Number.isSafeInteger(n) && n >= 0;
   // Scale and cap only mean something with recorded pacing, which they then imply.
   const tuned = flags.paceScale !== undefined || flags.paceCapMs !== undefined;

@@ -4,8 +4,8 @@
  * @module
  */
 import type { CheckReport, SurfaceCounts } from "./run.ts";
-import { paint } from "../cli/output.ts";
-import type { Style } from "../cli/output.ts";
+import { paint } from "../text/paint.ts";
+import type { Style } from "../text/paint.ts";
 
 function count(value: number | null): string {
   return value === null ? "-" : String(value);

@@ -11,7 +11,7 @@
  *
  * @module
  */
-import { closestName } from "./suggest.ts";
+import { closestName } from "../options/suggest.ts";
 
 /** What an option is, for the parser. */
 export interface ArgSpec {

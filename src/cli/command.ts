@@ -1,28 +1,16 @@
 /**
  * The shape of a CLI command. Each command lives in src/commands/<name>.ts
- * and exports one {@linkcode Command}; cli.ts parses with `node:util`
- * `parseArgs` from these definitions, and docs/cli.md is generated from the
- * same definitions, so the reference never drifts from the parser.
+ * and exports one {@linkcode Command}; its options are declared in
+ * src/options/<name>.ts (the schema the config file, the library and the
+ * docs read too). The option types and readers are re-exported here for
+ * the commands.
  *
  * @module
  */
-import { UsageError } from "../errors.ts";
+import type { OptionSet, OptionValues } from "../options/spec.ts";
 
-/** One option of a command. */
-export interface OptionSpec {
-  type: "string" | "boolean";
-  short?: string;
-  multiple?: boolean;
-  /** Shown in help, e.g. `FILE` or `HOST:PORT`. */
-  valueName?: string;
-  description: string;
-  default?: string | boolean;
-  /** Internal options (used between our own processes) stay out of help and docs. */
-  hidden?: boolean;
-}
-
-/** Parsed values: strings, booleans, or lists for `multiple` options. */
-export type OptionValues = Record<string, string | boolean | (string | boolean)[] | undefined>;
+export type { OptionSet, OptionSpec, OptionValues } from "../options/spec.ts";
+export { flag, positiveInt, stringList, stringOption } from "../options/spec.ts";
 
 /** What a command receives. */
 export interface CommandInput {
@@ -42,37 +30,10 @@ export interface Command {
   usage: string;
   /** A paragraph or two for `--help` and docs/cli.md. */
   description?: string;
-  options: Record<string, OptionSpec>;
+  /** Its options, declared in src/options/<name>.ts. */
+  options: OptionSet;
   /** Whether arguments after `--` are accepted. */
   takesRest?: boolean;
   /** Runs the command; resolves with the exit code. */
   run(input: CommandInput): Promise<number>;
-}
-
-/** Reads a string option. */
-export function stringOption(values: OptionValues, name: string): string | undefined {
-  const value = values[name];
-  return typeof value === "string" ? value : undefined;
-}
-
-/** Reads a repeatable string option. */
-export function stringList(values: OptionValues, name: string): string[] {
-  const value = values[name];
-  if (Array.isArray(value)) return value.filter((item): item is string => typeof item === "string");
-  return typeof value === "string" ? [value] : [];
-}
-
-/** Reads a boolean option. */
-export function flag(values: OptionValues, name: string): boolean {
-  return values[name] === true;
-}
-
-/** Parses a positive integer option; `fallback` when it was not given. */
-export function positiveInt(value: string | undefined, name: string, fallback: number): number {
-  if (value === undefined) return fallback;
-  const parsed = Number(value);
-  if (!Number.isInteger(parsed) || parsed <= 0) {
-    throw new UsageError(`--${name} must be a positive integer, not "${value}"`);
-  }
-  return parsed;
 }

@@ -7,11 +7,12 @@ import { CassetteError, describeError, ExitCode, UsageError } from "../errors.ts
 import { runtime } from "../runtime/mod.ts";
 import { RECORDER_VERSION } from "../cassette/format.ts";
 import type { Command, CommandInput } from "./command.ts";
+import { optionNotes } from "../options/spec.ts";
 import { commandNames, loadCommand, loadCommands } from "./registry.ts";
 import { parseArgList } from "./args.ts";
 import type { ArgSpec } from "./args.ts";
 import { printErr, printOut } from "./output.ts";
-import { closestName } from "./suggest.ts";
+import { closestName } from "../options/suggest.ts";
 import { CONFIG_SECTIONS, findConfigFile, loadConfig } from "../config/file.ts";
 import type { ConfigSection } from "../config/file.ts";
 import { describeSource, resolveOptions } from "../config/options.ts";
@@ -41,9 +42,8 @@ export function commandHelp(command: Command): string {
       const flagText = `${spec.short ? `-${spec.short}, ` : ""}--${name}${
         spec.type === "string" ? ` ${spec.valueName ?? "VALUE"}` : ""
       }`;
-      const extra = spec.multiple ? " (repeatable)" : "";
       const fallback = spec.default !== undefined ? ` (default: ${spec.default})` : "";
-      return [flagText, spec.description + extra + fallback] as const;
+      return [flagText, spec.description + optionNotes(spec) + fallback] as const;
     },
   );
   const width = Math.max(0, ...rows.map(([flagText]) => flagText.length));

@@ -3,8 +3,7 @@
  *
  * @module
  */
-import { SERVER_TARGET_OPTIONS } from "./shared_options.ts";
-import { SCRIPT_OPTIONS } from "../script/options.ts";
+import { CHECK_OPTIONS } from "../options/check.ts";
 import { checkScriptFromFlags } from "../script/check.ts";
 import type { Command, CommandInput } from "../cli/command.ts";
 import { flag, positiveInt, stringOption } from "../cli/command.ts";
@@ -55,11 +54,7 @@ export const command: Command = {
     "With --script, the playbook's client shakes hands and its steps run after the listing; each failed " +
     "step is an error finding.",
   takesRest: true,
-  options: {
-    ...SERVER_TARGET_OPTIONS,
-    json: { type: "boolean", description: "Print the report as JSON" },
-    ...SCRIPT_OPTIONS,
-  },
+  options: CHECK_OPTIONS,
   async run(input) {
     if (input.positionals.length > 0) {
       throw new UsageError(`check takes no positional arguments (got "${input.positionals[0]}")`);

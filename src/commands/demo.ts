@@ -3,6 +3,7 @@
  *
  * @module
  */
+import { DEMO_OPTIONS } from "../options/demo.ts";
 import type { Command } from "../cli/command.ts";
 import { flag, stringOption } from "../cli/command.ts";
 import { printOut } from "../cli/output.ts";
@@ -21,24 +22,7 @@ export const command: Command = {
     "Records a short session against a bundled sample server, then verifies the recording against " +
     "the same server (grade A) and against a regressed twin whose tools/list is identical but whose " +
     "answers drifted: a number changed and a JSON field was renamed. Exits 0 when verify caught both.",
-  options: {
-    out: {
-      type: "string",
-      valueName: "DIR",
-      description: "Keep the demo cassette in DIR (default: a temp folder, removed at the end)",
-    },
-    keep: {
-      type: "boolean",
-      description: "Keep the temp folder with the demo cassette, and say where it is",
-    },
-    color: { type: "boolean", description: "Colour the reports (NO_COLOR still wins)" },
-    serve: {
-      type: "string",
-      valueName: "VARIANT",
-      description: "Internal: serve the healthy or regressed demo server on stdio",
-      hidden: true,
-    },
-  },
+  options: DEMO_OPTIONS,
   async run(input) {
     const serve = stringOption(input.values, "serve");
     if (serve !== undefined) {

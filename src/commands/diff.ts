@@ -3,6 +3,7 @@
  *
  * @module
  */
+import { DIFF_OPTIONS } from "../options/diff.ts";
 import type { Command } from "../cli/command.ts";
 import { flag, stringOption } from "../cli/command.ts";
 import { colorEnabled, paintLines, printOut } from "../cli/output.ts";
@@ -28,16 +29,7 @@ export const command: Command = {
     "two recordings, with schema changes down to the field, each marked breaking or not (a new required " +
     "parameter, a removed tool or a narrowed type breaks callers; a new optional parameter or a changed " +
     "description does not). Exit 5 when the surface moved, 0 when it did not.",
-  options: {
-    "tools-only": { type: "boolean", description: "Compare tools only", multiple: false },
-    format: {
-      type: "string",
-      valueName: "FORMAT",
-      description: "text or json",
-      default: "text",
-      multiple: false,
-    },
-  },
+  options: DIFF_OPTIONS,
   async run({ values, positionals }) {
     if (positionals.length !== 2) throw new UsageError("diff takes two cassettes: OLD NEW");
     const format = stringOption(values, "format") ?? "text";

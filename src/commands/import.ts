@@ -3,6 +3,7 @@
  *
  * @module
  */
+import { IMPORT_OPTIONS } from "../options/import.ts";
 import type { Command } from "../cli/command.ts";
 import { flag, stringOption } from "../cli/command.ts";
 import { printErr } from "../cli/output.ts";
@@ -55,16 +56,7 @@ export const command: Command = {
     "there with exit 2. `replay`, `lint`, " +
     "`diff` and `inspect` also read those files directly; import makes the conversion permanent. " +
     "docs/import.md lists what each format maps to and what it never recorded.",
-  options: {
-    output: {
-      type: "string",
-      short: "o",
-      valueName: "OUT",
-      description: "Where to write the converted cassette",
-      multiple: false,
-    },
-    force: { type: "boolean", description: "Overwrite OUT if it exists", multiple: false },
-  },
+  options: IMPORT_OPTIONS,
   async run({ values, positionals }) {
     if (positionals.length !== 1) throw new UsageError("import takes exactly one FILE");
     const output = stringOption(values, "output");

@@ -3,6 +3,7 @@
  *
  * @module
  */
+import { INSPECT_OPTIONS } from "../options/inspect.ts";
 import type { Command } from "../cli/command.ts";
 import { flag, stringOption } from "../cli/command.ts";
 import { printOut } from "../cli/output.ts";
@@ -21,7 +22,6 @@ import {
 import type { InspectReport, TimelineRow } from "../inspect/mod.ts";
 import { stableStringify } from "../json.ts";
 import { listMessages } from "../surface/mod.ts";
-import { loadCommands } from "../cli/registry.ts";
 import { explainConfig } from "../config/explain.ts";
 
 /** What `--faults` reports for one overlay entry. */
@@ -97,40 +97,10 @@ export const command: Command = {
     "over the recorded requests. --format json is deterministic: the same file gives the same bytes. " +
     "--explain-config prints every setting of mcp-cassette.toml's sections, its value and where it came " +
     "from (env, file:line or default), and checks the whole file.",
-  options: {
-    timeline: {
-      type: "boolean",
-      description: "One line per entry: t, session, dir, kind, method/id",
-      multiple: false,
-    },
-    grep: {
-      type: "string",
-      valueName: "TEXT",
-      description: "Only entries containing TEXT (case-insensitive)",
-      multiple: false,
-    },
-    faults: {
-      type: "string",
-      valueName: "FILE",
-      description: "Show which recorded requests each fault of an overlay would hit",
-      multiple: false,
-    },
-    format: {
-      type: "string",
-      valueName: "FORMAT",
-      description: "text or json",
-      default: "text",
-      multiple: false,
-    },
-    "explain-config": {
-      type: "boolean",
-      description:
-        "Print each setting of mcp-cassette.toml, its value and where it came from (env, file:line, default)",
-    },
-  },
+  options: INSPECT_OPTIONS,
   async run({ values, positionals }) {
     if (flag(values, "explain-config")) {
-      await printOut(await explainConfig(await loadCommands()));
+      await printOut(await explainConfig());
       return ExitCode.Ok;
     }
     if (positionals.length !== 1) throw new UsageError("inspect takes exactly one CASSETTE");

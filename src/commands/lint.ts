@@ -3,6 +3,7 @@
  *
  * @module
  */
+import { LINT_OPTIONS } from "../options/lint.ts";
 import type { Command } from "../cli/command.ts";
 import { stringList, stringOption } from "../cli/command.ts";
 import { colorEnabled, paintLines, printOut } from "../cli/output.ts";
@@ -41,53 +42,7 @@ export const command: Command = {
     "secret-shaped strings and duplicate tools. With --baseline, a description or schema that changed since " +
     "then is an error (a rug pull). Defaults come from [lint] in the nearest mcp-cassette.toml (docs/config.md). Exit 0 when nothing " +
     "reaches --fail-on, 4 when something does. Rules: docs/lint.md.",
-  options: {
-    baseline: {
-      type: "string",
-      valueName: "OLD",
-      description:
-        "An earlier cassette of the same server: changed descriptions/schemas are findings",
-      multiple: false,
-    },
-    select: {
-      type: "string",
-      valueName: "IDS",
-      description: "Only these rule ids or prefixes (comma-separated)",
-      multiple: true,
-    },
-    ignore: {
-      type: "string",
-      valueName: "IDS",
-      description: "Skip these rule ids or prefixes (comma-separated)",
-      multiple: true,
-    },
-    pack: {
-      type: "string",
-      valueName: "FILE",
-      description: "A TOML rule pack to add",
-      multiple: true,
-    },
-    "fail-on": {
-      type: "string",
-      valueName: "LEVEL",
-      description: "Lowest severity that fails: error or warning",
-      default: "error",
-      multiple: false,
-    },
-    format: {
-      type: "string",
-      valueName: "FORMAT",
-      description: "text, json or sarif",
-      default: "text",
-      multiple: false,
-    },
-    config: {
-      type: "string",
-      valueName: "FILE",
-      description: "Config file to read [lint] from (default: the nearest mcp-cassette.toml)",
-      multiple: false,
-    },
-  },
+  options: LINT_OPTIONS,
   async run({ values, positionals }) {
     if (positionals.length === 0) throw new UsageError("lint needs at least one CASSETTE");
     // [lint] of mcp-cassette.toml is already in `values` (src/config/), under the flags.

@@ -3,6 +3,7 @@
  *
  * @module
  */
+import { PRUNE_OPTIONS } from "../options/prune.ts";
 import type { Command } from "../cli/command.ts";
 import { flag, stringList, stringOption } from "../cli/command.ts";
 import { printErr, printOut } from "../cli/output.ts";
@@ -33,21 +34,7 @@ export const command: Command = {
     "notifications stay. The result is written to OUT.tmp and renamed over OUT (without -o, over the " +
     "cassette). --dry-run prints what would go and writes nothing. A report of another cassette is " +
     "refused (exit 2).",
-  options: {
-    report: {
-      type: "string",
-      multiple: true,
-      valueName: "FILE",
-      description: "A replay report of a run against this cassette, or a folder of reports",
-    },
-    output: {
-      type: "string",
-      short: "o",
-      valueName: "FILE",
-      description: "Write the pruned cassette here instead of replacing CASSETTE",
-    },
-    "dry-run": { type: "boolean", description: "Print what would be removed; write nothing" },
-  },
+  options: PRUNE_OPTIONS,
   async run({ values, positionals }) {
     if (positionals.length !== 1) throw new UsageError("prune takes exactly one CASSETTE");
     const [cassette] = positionals;

@@ -3,6 +3,7 @@
  *
  * @module
  */
+import { RECORD_OPTIONS } from "../options/record.ts";
 import type { Command } from "../cli/command.ts";
 import { flag, stringOption } from "../cli/command.ts";
 import { printErr } from "../cli/output.ts";
@@ -11,14 +12,8 @@ import { recordHttp } from "../record/http.ts";
 import { runRecord } from "../modes/record_run.ts";
 import { withClaim } from "../claim/claim.ts";
 import { checkOutputPath } from "../cassette/open.ts";
-import {
-  REDACTION_OPTIONS,
-  redactorFromOptions,
-  TOKEN_OPTIONS,
-  tokenFromOptions,
-} from "./shared_options.ts";
+import { redactorFromOptions, tokenFromOptions } from "./shared_options.ts";
 import { runtime } from "../runtime/mod.ts";
-import { SCRIPT_OPTIONS } from "../script/options.ts";
 import { DEFAULT_GRACE_MS, parseGraceMs } from "../runtime/stop_child.ts";
 
 /** Set to 0 to copy a stdio session on the main thread, not on threads of its own. */
@@ -40,63 +35,7 @@ export const command: Command = {
     "and writes an ordinary cassette whose header says it was scripted (docs/playbooks.md).",
   ].join("\n"),
   takesRest: true,
-  options: {
-    output: {
-      type: "string",
-      short: "o",
-      valueName: "CASSETTE",
-      description: "The cassette file to write",
-    },
-    url: {
-      type: "string",
-      valueName: "URL",
-      description: "Record a Streamable HTTP or HTTP+SSE server at this URL",
-    },
-    listen: {
-      type: "string",
-      valueName: "HOST:PORT",
-      description: "Where the HTTP recorder listens",
-      default: "127.0.0.1:0",
-    },
-    ...TOKEN_OPTIONS,
-    force: {
-      type: "boolean",
-      description: "Write through a symlinked cassette path; break a live claim",
-    },
-    "append-window-ms": {
-      type: "string",
-      valueName: "MS",
-      description:
-        "A relaunch of the same command within this window joins the cassette as a new session",
-      default: "10000",
-    },
-    mode: {
-      type: "string",
-      valueName: "MODE",
-      description:
-        "Record mode for test suites: once, none, all, new_episodes (MCP_CASSETTE_MODE wins); default: record",
-    },
-    group: {
-      type: "string",
-      valueName: "ID",
-      description:
-        "The recording this launch belongs to: launches of one group share the claim (set by the library)",
-    },
-    "run-log": {
-      type: "string",
-      valueName: "FILE",
-      description: "Append what this launch did, as JSON lines, to FILE (for the library)",
-    },
-    grace: {
-      type: "string",
-      valueName: "MS",
-      description:
-        "How long the server may outstay the end of its input before SIGTERM, and SIGTERM before SIGKILL",
-      default: String(DEFAULT_GRACE_MS),
-    },
-    ...REDACTION_OPTIONS,
-    ...SCRIPT_OPTIONS,
-  },
+  options: RECORD_OPTIONS,
   async run({ values, rest }) {
     const output = stringOption(values, "output");
     if (!output) throw new UsageError("record needs -o CASSETTE");

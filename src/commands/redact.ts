@@ -4,6 +4,7 @@
  *
  * @module
  */
+import { REDACT_OPTIONS } from "../options/redact.ts";
 import type { LocatedEntry } from "../cassette/reader.ts";
 import { loadCassette } from "../cassette/reader.ts";
 import { CassetteWriter } from "../cassette/writer.ts";
@@ -98,20 +99,7 @@ export const command: Command = {
     `code is 4 when there is any. The hash strategy's key comes from $${REDACT_KEY_ENV}.`,
     "See docs/redaction.md.",
   ].join(" "),
-  options: {
-    redact: {
-      type: "string",
-      multiple: true,
-      valueName: "RULE",
-      description: "A rule: /json/pointer, key:GLOB or regex:PATTERN",
-    },
-    pack: { type: "string", multiple: true, valueName: "FILE", description: "A TOML rule pack" },
-    "no-detectors": { type: "boolean", description: "Turn off the free-text detectors" },
-    scan: {
-      type: "boolean",
-      description: "Report what would be redacted (exit 4 if anything) without writing",
-    },
-  },
+  options: REDACT_OPTIONS,
   async run(input: CommandInput): Promise<number> {
     if (input.positionals.length !== 1) throw new UsageError("redact takes exactly one CASSETTE");
     const [path] = input.positionals;

@@ -3,6 +3,7 @@
  *
  * @module
  */
+import { REPLAY_OPTIONS } from "../options/replay.ts";
 import type { Command, OptionValues } from "../cli/command.ts";
 import { flag, positiveInt, stringList, stringOption } from "../cli/command.ts";
 import type { CassetteHeader, RedactionInfo } from "../cassette/format.ts";
@@ -17,9 +18,11 @@ import type { ReplayReport } from "../replay/report.ts";
 import { serveStdio } from "../replay/stdio.ts";
 import { runtime } from "../runtime/mod.ts";
 import type { Redactor } from "../redact/redactor.ts";
-import { REDACTION_OPTIONS, TOKEN_OPTIONS, tokenFromOptions } from "./shared_options.ts";
 import { parseIgnorePaths } from "../match/ignore_paths.ts";
 import type { IgnorePath } from "../match/ignore_paths.ts";
+
+/** The options turned into library values, loaded only by an HTTP replay. */
+type SharedOptions = typeof import("./shared_options.ts");
 
 /**
  * The source folder, for the modules replay loads only when a run needs them
@@ -41,93 +44,7 @@ export const command: Command = {
     "with no network and no server process. Misses get a JSON-RPC error naming the closest recording",
     "and the process exits 3 at the end of the session.",
   ].join("\n"),
-  options: {
-    listen: {
-      type: "string",
-      valueName: "HOST:PORT",
-      description: "Serve Streamable HTTP here instead of stdio",
-    },
-    ...TOKEN_OPTIONS,
-    "max-streams": {
-      type: "string",
-      valueName: "N",
-      description: "With --listen: most SSE streams open at once; one more gets 503",
-      default: "1024",
-    },
-    strict: {
-      type: "boolean",
-      description:
-        "A client answer to a server request that differs from the recording fails (and --lenient is off)",
-    },
-    lenient: {
-      type: "boolean",
-      description:
-        "A request with no exact recording takes the next unused answer of the same method and tool (reported as inexact); the default is a miss",
-    },
-    "match-ignore": {
-      type: "string",
-      multiple: true,
-      valueName: "PATH",
-      description:
-        "Leave this path out of matching, e.g. params.arguments.request_id or params.arguments.*.timestamp (repeatable; answers are not changed)",
-    },
-    "answer-timeout-ms": {
-      type: "string",
-      valueName: "MS",
-      description: "How long to wait for the client to answer a server request",
-      default: "10000",
-    },
-    faults: { type: "string", valueName: "FILE", description: "A fault overlay (JSON or JSONC)" },
-    seed: {
-      type: "string",
-      valueName: "N",
-      description: "Seed for probabilistic faults (overrides the file's)",
-    },
-    pace: {
-      type: "string",
-      valueName: "MODE",
-      description: "instant, or recorded to keep the recorded gaps",
-      default: "instant",
-    },
-    "pace-scale": {
-      type: "string",
-      valueName: "N",
-      description: "Multiply recorded gaps",
-      default: "1",
-    },
-    "pace-cap-ms": {
-      type: "string",
-      valueName: "MS",
-      description: "Cap any one gap (0: no cap)",
-      default: "5000",
-    },
-    "fail-on-unplayed": {
-      type: "boolean",
-      description: "Exit 3 when recorded requests were never asked for",
-    },
-    quiet: { type: "boolean", short: "q", description: "Print nothing on stderr but misses" },
-    "new-episodes": {
-      type: "boolean",
-      description:
-        "Send misses to the live server given after -- and append the exchanges to the cassette",
-    },
-    group: {
-      type: "string",
-      valueName: "ID",
-      description: "The recording this run belongs to (set by the library)",
-    },
-    "run-log": {
-      type: "string",
-      valueName: "FILE",
-      description: "Append what this run did, as JSON lines, to FILE (for the library)",
-    },
-    report: {
-      type: "string",
-      valueName: "FILE",
-      description: "Also write the end-of-session report as JSON (for clients that hide stderr)",
-    },
-    ...REDACTION_OPTIONS,
-  },
+  options: REPLAY_OPTIONS,
   takesRest: true,
   async run({ values, positionals, rest }) {
     if (positionals.length !== 1) throw new UsageError("replay needs exactly one CASSETTE");
@@ -148,7 +65,8 @@ export const command: Command = {
       ? await (await import(SRC + "replay/http.ts") as typeof import("../replay/http.ts"))
         .serveHttp(engine, {
           listen,
-          token: tokenFromOptions(values),
+          token: (await import(SRC + "commands/shared_options.ts") as SharedOptions)
+            .tokenFromOptions(values),
           maxStreams: positiveInt(stringOption(values, "max-streams"), "max-streams", 1024),
           onListening: (url) => printErr(`mcp-cassette: replaying ${positionals[0]} at ${url}`),
           log,

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { SERVER_TARGET_OPTIONS } from "./shared_options.ts";
+import { VERIFY_OPTIONS } from "../options/verify.ts";
 import type { Command, CommandInput } from "../cli/command.ts";
 import { flag, positiveInt, stringList, stringOption } from "../cli/command.ts";
 import { colorEnabled, printOut } from "../cli/output.ts";
@@ -28,7 +28,6 @@ import {
 import type { VerifyReport } from "../verify/run.ts";
 import { verifyCassette } from "../verify/mod.ts";
 import { targetFromInput } from "./check.ts";
-import { SCRIPT_OPTIONS } from "../script/options.ts";
 import { planChooserFromFlags } from "../script/select.ts";
 
 function parseGrade(value: string | undefined): GradeLetter | undefined {
@@ -123,60 +122,7 @@ export const command: Command = {
     "error parity 20 % and structural stability 10 %; any missing response caps the grade at D. " +
     "Exit 1 when a gate (--min-grade, --fail-on-regression) is not met. See docs/verify.md.",
   takesRest: true,
-  options: {
-    ...SERVER_TARGET_OPTIONS,
-    "ignore-path": {
-      type: "string",
-      multiple: true,
-      valueName: "PATH",
-      description:
-        "Leave a response path out of the comparison; [] matches any index (result.content[].text)",
-    },
-    "allow-reorder": {
-      type: "boolean",
-      description: "A list with the same members in another order still matches",
-    },
-    "allow-destructive": {
-      type: "boolean",
-      description: "Also re-send calls to tools annotated destructiveHint: true",
-    },
-    "dry-run": {
-      type: "boolean",
-      description: "List what would be sent, without starting the server",
-    },
-    update: {
-      type: "boolean",
-      description: "Write the live session over CASSETTE as a fresh recording",
-    },
-    "min-grade": {
-      type: "string",
-      valueName: "LETTER",
-      description: "Exit 1 below this grade (A-F)",
-    },
-    "fail-on-regression": { type: "boolean", description: "Exit 1 when any exchange fails" },
-    "version-is-regression": {
-      type: "boolean",
-      description:
-        "Grade a changed serverInfo.version as a regression (by default it is information: a new build is expected to say a new version)",
-    },
-    json: { type: "boolean", description: "Print the report as JSON" },
-    markdown: { type: "boolean", description: "Print the report as Markdown" },
-    junit: { type: "string", valueName: "FILE", description: "Also write a JUnit XML report" },
-    badge: {
-      type: "string",
-      valueName: "FILE",
-      description: "Also write a shields.io endpoint badge JSON",
-    },
-    color: {
-      type: "boolean",
-      description:
-        "Colour the console report even when stdout is not a terminal (NO_COLOR still wins)",
-    },
-    script: {
-      ...SCRIPT_OPTIONS.script,
-      description: "Re-send only the recorded exchanges this playbook sends (docs/playbooks.md)",
-    },
-  },
+  options: VERIFY_OPTIONS,
   async run(input) {
     if (input.positionals.length !== 1) {
       throw new UsageError(

@@ -3,6 +3,7 @@
  *
  * @module
  */
+import { VIEW_OPTIONS } from "../options/view.ts";
 import type { Command } from "../cli/command.ts";
 import { stringList, stringOption } from "../cli/command.ts";
 import { printOut } from "../cli/output.ts";
@@ -30,20 +31,7 @@ export const command: Command = {
     "and the test helpers write) each recorded request is marked played, inexact, repeated or never " +
     "asked, and each live miss is listed with its closest recording. A report written for another " +
     "cassette is refused (exit 2) and nothing is written.",
-  options: {
-    output: {
-      type: "string",
-      short: "o",
-      valueName: "FILE",
-      description: "The page to write (default: the cassette's name with .html)",
-    },
-    report: {
-      type: "string",
-      multiple: true,
-      valueName: "FILE",
-      description: "A replay report of a run against this cassette, or a folder of reports",
-    },
-  },
+  options: VIEW_OPTIONS,
   async run({ values, positionals }) {
     if (positionals.length !== 1) throw new UsageError("view takes exactly one CASSETTE");
     const [cassette] = positionals;

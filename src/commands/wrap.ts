@@ -4,6 +4,7 @@
  *
  * @module
  */
+import { WRAP_OPTIONS } from "../options/wrap.ts";
 import type { Command, OptionValues } from "../cli/command.ts";
 import { flag, stringList, stringOption } from "../cli/command.ts";
 import { printErr } from "../cli/output.ts";
@@ -33,26 +34,7 @@ export const command: Command = {
     "mcp-cassette by absolute path. The original is kept beside the file until --unwrap puts it back.",
     "Servers reached at a url are left alone, with the record --url command to use instead.",
   ].join("\n"),
-  options: {
-    server: {
-      type: "string",
-      multiple: true,
-      valueName: "NAME",
-      description: "A server of the config to wrap (repeatable)",
-    },
-    all: { type: "boolean", description: "Wrap every stdio server of the config" },
-    record: {
-      type: "string",
-      valueName: "DIR",
-      description: "Record each chosen server into DIR/<server>.cassette.jsonl",
-    },
-    replay: {
-      type: "string",
-      valueName: "DIR",
-      description: "Replay each chosen server from DIR/<server>.cassette.jsonl",
-    },
-    unwrap: { type: "boolean", description: "Put back the config as it was before wrap" },
-  },
+  options: WRAP_OPTIONS,
   async run({ values, positionals }) {
     if (positionals.length !== 1) {
       throw new UsageError(`wrap takes one config file, got ${positionals.length}`);

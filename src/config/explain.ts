@@ -1,16 +1,17 @@
 /**
  * `inspect --explain-config`: every setting of every section, its value and
- * where it came from, so "why is replay strict?" has an answer.
+ * where it came from, so "why is replay strict?" has an answer. The keys are
+ * the option schema's (src/options/all.ts).
  *
  * @module
  */
-import type { Command, OptionSpec } from "../cli/command.ts";
+import { sectionOptions } from "../options/all.ts";
 import { runtime } from "../runtime/mod.ts";
 import { CONFIG_SECTIONS, loadConfig } from "./file.ts";
 import type { ConfigSection } from "./file.ts";
-import { configurableOptions, describeSource, resolveOptions } from "./options.ts";
+import { describeSource, resolveOptions } from "./options.ts";
 import { MODE_ENV } from "../modes/mode.ts";
-import { modeFromEnvironment, TESTING_SETTINGS, testingSettings } from "./testing.ts";
+import { modeFromEnvironment, testingSettings } from "./testing.ts";
 
 /** One row of the explanation. */
 export interface ExplainedSetting {
@@ -26,21 +27,12 @@ function show(value: ExplainedSetting["value"]): string {
   return value === undefined ? "(unset)" : JSON.stringify(value);
 }
 
-/** The options of a section: the command's, or `[testing]`'s own. */
-function sectionOptions(section: ConfigSection, commands: readonly Command[]) {
-  if (section === "testing") return TESTING_SETTINGS;
-  const command = commands.find((candidate) => candidate.name === section);
-  return configurableOptions(command?.options ?? {});
-}
-
 /** Every setting, checked (a mistake in any section is an error here). */
-export async function explainSettings(
-  commands: readonly Command[],
-): Promise<{ file?: string; settings: ExplainedSetting[] }> {
+export async function explainSettings(): Promise<{ file?: string; settings: ExplainedSetting[] }> {
   const file = await loadConfig();
   const settings: ExplainedSetting[] = [];
   for (const section of CONFIG_SECTIONS) {
-    const options: Record<string, OptionSpec> = sectionOptions(section, commands);
+    const options = sectionOptions(section);
     const resolved = section === "testing"
       ? await testingSettings()
       : resolveOptions(section, options, {}, file);
@@ -67,8 +59,8 @@ export async function explainSettings(
 }
 
 /** The explanation as text, one line per setting under its section. */
-export async function explainConfig(commands: readonly Command[]): Promise<string> {
-  const { file, settings } = await explainSettings(commands);
+export async function explainConfig(): Promise<string> {
+  const { file, settings } = await explainSettings();
   const lines = [
     file
       ? `config file: ${file}`

@@ -7,17 +7,16 @@
  */
 import { UsageError } from "../errors.ts";
 import { runtime } from "../runtime/mod.ts";
-import { closestName } from "../cli/suggest.ts";
+import { closestName } from "../options/suggest.ts";
+import { CONFIG_SECTIONS } from "../options/sections.ts";
+import type { ConfigSection } from "../options/sections.ts";
 import { locateKeys } from "./toml_lines.ts";
 
 /** The config file's name, looked for in the working folder and its parents. */
 export const CONFIG_FILE = "mcp-cassette.toml";
 
-/** The sections the file may have: four commands, and the test helpers. */
-export const CONFIG_SECTIONS = ["record", "replay", "verify", "lint", "testing"] as const;
-
-/** One of {@linkcode CONFIG_SECTIONS}. */
-export type ConfigSection = typeof CONFIG_SECTIONS[number];
+export { CONFIG_SECTIONS } from "../options/sections.ts";
+export type { ConfigSection } from "../options/sections.ts";
 
 /** A mistake in the config file: the message names the file, the line and the key. */
 export class ConfigError extends UsageError {}

@@ -1,14 +1,15 @@
 /**
- * A command's settings from the config file and the environment. The keys of
- * `[record]`, `[replay]`, `[verify]` and `[lint]` are the long option names
- * of the command's definition, so a flag added to a command is a config key
- * and an environment variable with no more work. Precedence: flag, then
+ * A command's settings from the config file and the environment, checked
+ * against the option schema (src/options/; src/options/sections.ts says how
+ * an option becomes a key and a variable). Precedence: flag, then
  * environment, then file, then the command's own default.
  *
  * @module
  */
-import type { OptionSpec, OptionValues } from "../cli/command.ts";
-import { closestName } from "../cli/suggest.ts";
+import type { OptionSet, OptionSpec, OptionValues } from "../options/spec.ts";
+import { closestName } from "../options/suggest.ts";
+import { configurableOptions, envName, KEY_ALIASES } from "../options/sections.ts";
+import { isNumeric, isPath } from "../options/spec.ts";
 import { runtime } from "../runtime/mod.ts";
 import { ConfigError, isAbsolute, where } from "./file.ts";
 import type { ConfigEntry, ConfigFile, ConfigSection } from "./file.ts";
@@ -29,45 +30,23 @@ export interface ResolvedOptions {
   sources: Map<string, SettingSource>;
 }
 
-/** Value names of options that take a number: TOML integers are accepted for them. */
-const NUMERIC_VALUES = new Set(["N", "MS"]);
-/** Value names of options that take a path: relative ones are taken from the file's folder. */
-const PATH_VALUES = new Set(["FILE", "OLD", "CASSETTE", "DIR"]);
-/** Keys kept from before the file had a schema: `[lint] packs` and snake_case spellings. */
-const ALIASES: Record<string, string> = { packs: "pack" };
-
-/** The environment variable of a setting: `MCP_CASSETTE_REPLAY_STRICT`. */
-export function envName(section: string, key: string): string {
-  return `MCP_CASSETTE_${section}_${key}`.toUpperCase().replace(/-/g, "_");
-}
-
-/** The options a section may set: all of the command's but internal ones and `--config`. */
-export function configurableOptions(
-  options: Record<string, OptionSpec>,
-): Record<string, OptionSpec> {
-  return Object.fromEntries(
-    Object.entries(options).filter(([name, spec]) => !spec.hidden && name !== "config"),
-  );
-}
+export { configurableOptions, envName } from "../options/sections.ts";
 
 /** What a TOML value of `spec`'s type must be, for messages. */
 export function typeWanted(spec: OptionSpec): string {
   if (spec.type === "boolean") return "a boolean (true or false)";
-  const scalar = spec.valueName && NUMERIC_VALUES.has(spec.valueName)
-    ? "a number or a string"
-    : "a string";
+  const scalar = isNumeric(spec) ? "a number or a string" : "a string";
   return spec.multiple ? `${scalar} or an array of them` : scalar;
 }
 
 function scalarOf(value: unknown, spec: OptionSpec): string | undefined {
   if (typeof value === "string") return value;
-  const numeric = spec.valueName !== undefined && NUMERIC_VALUES.has(spec.valueName);
-  if (numeric && typeof value === "number" && Number.isFinite(value)) return String(value);
+  if (isNumeric(spec) && typeof value === "number" && Number.isFinite(value)) return String(value);
   return undefined;
 }
 
 function resolvePath(value: string, spec: OptionSpec, dir: string): string {
-  if (!spec.valueName || !PATH_VALUES.has(spec.valueName)) return value;
+  if (!isPath(spec)) return value;
   return isAbsolute(value) || value === "-" ? value : `${dir}/${value}`;
 }
 
@@ -123,12 +102,12 @@ function envValue(name: string, text: string, spec: OptionSpec): OptionValue {
 export function sectionSettings(
   file: ConfigFile,
   section: ConfigSection,
-  options: Record<string, OptionSpec>,
+  options: OptionSet,
 ): Map<string, { entry: ConfigEntry; value: OptionValue }> {
   const settings = new Map<string, { entry: ConfigEntry; value: OptionValue }>();
   for (const [written, entry] of file.section(section)) {
     const snake = written.replace(/_/g, "-");
-    const key = Object.hasOwn(options, snake) ? snake : ALIASES[written] ?? written;
+    const key = Object.hasOwn(options, snake) ? snake : KEY_ALIASES[written] ?? written;
     if (!Object.hasOwn(options, key)) {
       const guess = closestName(written, Object.keys(options));
       throw new ConfigError(
@@ -147,7 +126,7 @@ export function sectionSettings(
  */
 export function resolveOptions(
   section: ConfigSection,
-  options: Record<string, OptionSpec>,
+  options: OptionSet,
   flags: OptionValues,
   file: ConfigFile | undefined,
 ): ResolvedOptions {

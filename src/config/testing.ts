@@ -5,56 +5,18 @@
  *
  * @module
  */
-import type { OptionSpec } from "../cli/command.ts";
-import { stringList, stringOption } from "../cli/command.ts";
+import { stringList, stringOption } from "../options/spec.ts";
+import { TESTING_OPTIONS } from "../options/testing.ts";
 import { MODE_ENV, parseRecordMode } from "../modes/mode.ts";
 import { runtime } from "../runtime/mod.ts";
 import { ConfigError, isAbsolute, loadConfig } from "./file.ts";
 import { describeSource, resolveOptions } from "./options.ts";
 import type { ResolvedOptions } from "./options.ts";
 
-/** The keys of `[testing]`, described like command options so one checker serves both. */
-export const TESTING_SETTINGS: Record<string, OptionSpec> = {
-  "cassette-dir": {
-    type: "string",
-    valueName: "DIR",
-    description: "Folder that relative cassette paths are taken from (relative to the file)",
-  },
-  mode: {
-    type: "string",
-    valueName: "MODE",
-    description: `Record mode: once, none, all, new_episodes (${MODE_ENV} wins)`,
-    default: "once",
-  },
-  match: {
-    type: "string",
-    valueName: "MATCH",
-    description: "How replay matches requests: exact (the default) or lenient (replay --lenient)",
-  },
-  "match-ignore": {
-    type: "string",
-    multiple: true,
-    valueName: "PATH",
-    description: "Request paths replay leaves out of matching (--match-ignore)",
-  },
-  redact: {
-    type: "string",
-    multiple: true,
-    valueName: "RULE",
-    description: "Redaction rules for recording and replay (--redact)",
-  },
-  pack: {
-    type: "string",
-    multiple: true,
-    valueName: "FILE",
-    description: "Redaction rule packs (--pack)",
-  },
-};
-
 /** `[testing]` resolved: the file's values under the environment's. */
 export async function testingSettings(): Promise<ResolvedOptions> {
   const file = await loadConfig();
-  const resolved = resolveOptions("testing", TESTING_SETTINGS, {}, file);
+  const resolved = resolveOptions("testing", TESTING_OPTIONS, {}, file);
   const match = stringOption(resolved.values, "match");
   const source = (key: string) => describeSource(resolved.sources.get(key)!);
   if (match !== undefined && match !== "exact" && match !== "lenient") {

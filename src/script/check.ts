@@ -6,8 +6,8 @@
  * @module
  */
 import type { CheckScript } from "../check/run.ts";
-import type { OptionValues } from "../cli/command.ts";
-import { flag, stringOption } from "../cli/command.ts";
+import type { OptionValues } from "../options/spec.ts";
+import { flag, stringOption } from "../options/spec.ts";
 import { UsageError } from "../errors.ts";
 import { loadPlaybook } from "./playbook.ts";
 import type { Playbook } from "./playbook.ts";

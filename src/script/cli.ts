@@ -4,8 +4,8 @@
  *
  * @module
  */
-import type { OptionValues } from "../cli/command.ts";
-import { flag, stringList, stringOption } from "../cli/command.ts";
+import type { OptionValues } from "../options/spec.ts";
+import { flag, stringList, stringOption } from "../options/spec.ts";
 import { UsageError } from "../errors.ts";
 import { loadPlaybook } from "./playbook.ts";
 import { recordScripted } from "./record.ts";

@@ -10,8 +10,8 @@
 import { jsonEqual } from "../json.ts";
 import type { Json } from "../jsonrpc.ts";
 import type { RequestStep as PlannedRequest, VerifyPlan } from "../verify/plan.ts";
-import type { OptionValues } from "../cli/command.ts";
-import { flag, stringOption } from "../cli/command.ts";
+import type { OptionValues } from "../options/spec.ts";
+import { flag, stringOption } from "../options/spec.ts";
 import { UsageError } from "../errors.ts";
 import { loadPlaybook, PlaybookError } from "./playbook.ts";
 import type { Playbook } from "./playbook.ts";

@@ -5,6 +5,7 @@
  * @module
  */
 import type { Json } from "../jsonrpc.ts";
+import { paint } from "../text/paint.ts";
 import type { Regression } from "./compare.ts";
 import { REGRESSION_KINDS } from "./compare.ts";
 import type { GradeLetter } from "./grade.ts";
@@ -18,18 +19,6 @@ export interface TextOptions {
   detailLines?: number;
   /** A title line; default names the cassette and the server. */
   title?: string;
-}
-
-const ANSI = {
-  red: "\x1b[31m",
-  green: "\x1b[32m",
-  yellow: "\x1b[33m",
-  dim: "\x1b[2m",
-  reset: "\x1b[0m",
-};
-
-function paint(text: string, colour: keyof typeof ANSI, enabled: boolean): string {
-  return enabled ? `${ANSI[colour]}${text}${ANSI.reset}` : text;
 }
 
 /** A value, shortened for one line. */

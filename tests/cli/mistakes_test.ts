@@ -7,7 +7,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import path from "node:path";
 import { rmSync } from "node:fs";
-import { closestName, editDistance } from "../../src/cli/suggest.ts";
+import { closestName, editDistance } from "../../src/options/suggest.ts";
 import { failureReason } from "../../src/check/start_failure.ts";
 import { CLI, NODE, run, tempDir } from "../helpers.ts";
 

@@ -2,7 +2,9 @@
  * The house rules, enforced over the whole of `src/`: no function over 80
  * lines, no file over 400, no import cycle (type-only imports included), no
  * host globals outside `src/runtime/`, a doc comment on every export, no
- * local copy of a shared helper.
+ * local copy of a shared helper, and nothing in the library or the gates
+ * (config, api, testing, modes, options, check, verify, lint, diff,
+ * inspect, surface, client) importing src/cli/.
  *
  * `KNOWN` lists the violations that remain in folders other engineers are
  * changing. It may only shrink: an entry that no longer occurs fails the
@@ -26,6 +28,7 @@ import {
   unexpected,
   type Violation,
 } from "./house_check.ts";
+import { cliReach } from "./layers.ts";
 
 /** Violations still present in folders outside this branch's reach. */
 const KNOWN: readonly string[] = [];
@@ -64,6 +67,8 @@ describe("the house rules over src/", () => {
   test("every export has a doc comment", () => assertClean("doc"));
   test("no local copy of a shared helper (src/util.ts, src/jsonrpc.ts)", () =>
     assertClean("helper"));
+  test("the library and the gates never import src/cli/, directly or through others", () =>
+    assertClean("layer"));
 
   test("the known list only shrinks: every entry still occurs", () => {
     const gone = stale(found, KNOWN);
@@ -163,6 +168,29 @@ describe("the house checker", () => {
     assert.deepEqual(keys, [
       "src/a.ts: a copy of sleep (use src/util.ts)",
       "src/a.ts: a copy of isRequest (use src/jsonrpc.ts)",
+    ]);
+  });
+
+  test("finds a library file that reaches the CLI through another, and spares the commands", () => {
+    const found = check({
+      "src/cli/output.ts": `/** x */\nexport const x = 1;\n`,
+      "src/commands/run.ts":
+        `import { x } from "../cli/output.ts";\n/** y */\nexport const y = x;\n`,
+      "src/util/z.ts": `import { y } from "../commands/run.ts";\n/** z */\nexport const z = y;\n`,
+      "src/config/a.ts":
+        `import type { z } from "../util/z.ts";\n/** a */\nexport type A = typeof z;\n`,
+      "src/check/b.ts": `/** b */\nexport const b = () => import("../cli/output.ts");\n`,
+      "src/verify/c.ts": `import { a } from "../util/fine.ts";\n/** c */\nexport const c = a;\n`,
+      "src/util/fine.ts": `/** a */\nexport const a = 1;\n`,
+    }, (root) => cliReach(loadSources(root)));
+    assert.deepEqual(found.map((v) => v.key), [
+      "src/check/b.ts: imports the CLI",
+      "src/config/a.ts: imports the CLI",
+    ]);
+    assert.deepEqual(found[1].files, [
+      "src/config/a.ts",
+      "src/util/z.ts",
+      "src/commands/run.ts",
     ]);
   });
 

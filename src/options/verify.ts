@@ -1,0 +1,64 @@
+/**
+ * The options of `mcp-cassette verify`: the one declaration the parser, the
+ * config file, the library, the docs and the JSON Schemas all read.
+ *
+ * @module
+ */
+import type { OptionSet } from "./spec.ts";
+import { SCRIPT_OPTIONS, SERVER_TARGET_OPTIONS } from "./shared.ts";
+
+/** The `verify` command's options. */
+export const VERIFY_OPTIONS: OptionSet = {
+  ...SERVER_TARGET_OPTIONS,
+  "ignore-path": {
+    type: "string",
+    multiple: true,
+    valueName: "PATH",
+    description:
+      "Leave a response path out of the comparison; [] matches any index (result.content[].text)",
+  },
+  "allow-reorder": {
+    type: "boolean",
+    description: "A list with the same members in another order still matches",
+  },
+  "allow-destructive": {
+    type: "boolean",
+    description: "Also re-send calls to tools annotated destructiveHint: true",
+  },
+  "dry-run": {
+    type: "boolean",
+    description: "List what would be sent, without starting the server",
+  },
+  update: {
+    type: "boolean",
+    description: "Write the live session over CASSETTE as a fresh recording",
+  },
+  "min-grade": {
+    type: "string",
+    valueName: "LETTER",
+    description: "Exit 1 below this grade (A-F)",
+  },
+  "fail-on-regression": { type: "boolean", description: "Exit 1 when any exchange fails" },
+  "version-is-regression": {
+    type: "boolean",
+    description:
+      "Grade a changed serverInfo.version as a regression (by default it is information: a new build is expected to say a new version)",
+  },
+  json: { type: "boolean", description: "Print the report as JSON" },
+  markdown: { type: "boolean", description: "Print the report as Markdown" },
+  junit: { type: "string", valueName: "FILE", description: "Also write a JUnit XML report" },
+  badge: {
+    type: "string",
+    valueName: "FILE",
+    description: "Also write a shields.io endpoint badge JSON",
+  },
+  color: {
+    type: "boolean",
+    description:
+      "Colour the console report even when stdout is not a terminal (NO_COLOR still wins)",
+  },
+  script: {
+    ...SCRIPT_OPTIONS.script,
+    description: "Re-send only the recorded exchanges this playbook sends (docs/playbooks.md)",
+  },
+};
