@@ -12,6 +12,8 @@ import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { CLI, initializeRequest, run, tempDir } from "../helpers.ts";
 import { call, FIXTURE, initialize, LineProcess } from "./_helpers.ts";
+import { loadCassette } from "../../src/cassette/reader.ts";
+import { CassetteFormatError } from "../../src/errors.ts";
 
 /** Clear screen, retitle the window (OSC ... BEL), a C1 CSI, a right-to-left override. */
 const EVIL = "\x1b[2J\x1b]0;owned\x07\u009b31m\u202e\r";
@@ -160,6 +162,16 @@ test("a cassette line of raw binary is one parse error line, no raw byte echoed"
     assert.equal(result.stderr.trim().split("\n").length, 1, result.stderr);
     assert.match(result.stderr, /binary\.cassette\.jsonl:2/);
   }
+});
+
+test("the library's errors, which a test runner prints as they are, escape them too", async () => {
+  const cassette = path.join(tempDir(), "binary.cassette.jsonl");
+  const header = crafted("x").split("\n")[0];
+  writeFileSync(cassette, `${header}\n\x1b]0;owned\x07\u009b2J\n`);
+  const error = await loadCassette(cassette).then(() => undefined, (thrown: Error) => thrown);
+  assert.ok(error instanceof CassetteFormatError, String(error));
+  assertClean("loadCassette's error", error.message);
+  assert.match(error.message, /\\u001b\]0;owned/);
 });
 
 test("verify --junit writes XML 1.0 when a value holds U+FFFE and C0 controls", async () => {
