@@ -14,7 +14,9 @@
  *   against the floor's, each from a fresh process, interleaved rounds,
  *   medians; replay, `lint` and `inspect` peak RSS per MB of cassette.
  *
- * Usage: deno run -A --v8-flags=--expose-gc scripts/bench.ts [--calls 400] [--rounds 3] [--big-mb 100] [--only latency,framing,memory]
+ * Usage: deno run -A --v8-flags=--expose-gc scripts/bench.ts [--calls 400] [--rounds 3] [--big-mb 100] [--only latency,framing,memory] [--base DIR]
+ *   (--base DIR: the latency rows time only the floor, this replay and the replay of the
+ *   checkout at DIR, e.g. a `git worktree` of the base commit, alternating in each round)
  *        deno run -A scripts/bench.ts --scale [--scale-rounds 5] [--huge]
  *   (the issue 24 rows; --huge adds the 10^6-frame cassette, about 170 MB: each of its
  *   replay runs took tens of seconds here, so it is off by default)
@@ -50,6 +52,7 @@ const { values } = parseArgs({
     scale: { type: "boolean", default: false },
     "scale-rounds": { type: "string", default: "5" },
     huge: { type: "boolean", default: false },
+    base: { type: "string" },
   },
 });
 const CALLS = Number(values.calls);
@@ -76,6 +79,7 @@ function median(samples: number[]): number {
 interface Run {
   startMs: number;
   p50Ms: number;
+  p90Ms: number;
   p95Ms: number;
 }
 
@@ -104,7 +108,12 @@ async function session({ command, env }: Target): Promise<Run> {
     samples.push(performance.now() - t0);
   }
   await client.close();
-  return { startMs, p50Ms: percentile(samples, 50), p95Ms: percentile(samples, 95) };
+  return {
+    startMs,
+    p50Ms: percentile(samples, 50),
+    p90Ms: percentile(samples, 90),
+    p95Ms: percentile(samples, 95),
+  };
 }
 
 async function latency() {
@@ -119,17 +128,26 @@ async function latency() {
     "--",
     ...floor,
   ];
-  const targets: Record<string, Target> = {
-    floor: { command: floor },
-    replay: { command: [...cli, "replay", "--quiet", cassette] },
-    "byte pipe": { command: pipe },
-    recorder: { command: recorder },
-    // What the recorder's threads (src/record/threads.ts) save: the same recorder copying on its event loop.
-    "recorder on its main thread": {
-      command: recorder,
-      env: { MCP_CASSETTE_RECORDER_THREADS: "0" },
-    },
-  };
+  const base = values.base;
+  const targets: Record<string, Target> = base
+    ? {
+      floor: { command: floor },
+      replay: { command: [...cli, "replay", "--quiet", cassette] },
+      "replay (base)": {
+        command: [...run, path.join(path.resolve(base), "cli.ts"), "replay", "--quiet", cassette],
+      },
+    }
+    : {
+      floor: { command: floor },
+      replay: { command: [...cli, "replay", "--quiet", cassette] },
+      "byte pipe": { command: pipe },
+      recorder: { command: recorder },
+      // What the recorder's threads (src/record/threads.ts) save: the same recorder copying on its event loop.
+      "recorder on its main thread": {
+        command: recorder,
+        env: { MCP_CASSETTE_RECORDER_THREADS: "0" },
+      },
+    };
   // The replay needs a cassette of exactly this session: record it once first.
   await session({
     command: [...cli, "record", "--append-window-ms", "0", "-o", cassette, "--", ...floor],
@@ -145,6 +163,7 @@ async function latency() {
     summary[name] = {
       startMs: median(list.map((r) => r.startMs)),
       p50Ms: median(list.map((r) => r.p50Ms)),
+      p90Ms: median(list.map((r) => r.p90Ms)),
       p95Ms: median(list.map((r) => r.p95Ms)),
     };
   }
@@ -277,25 +296,33 @@ if (wants("latency")) {
   out.push(
     `${CALLS} sequential tools/call per session, ${ROUNDS} rounds per target, medians of the rounds:`,
     "",
-    "| target | start to first answer | per-call p50 | per-call p95 |",
-    "| --- | --- | --- | --- |",
+    "| target | start to first answer | per-call p50 | per-call p90 | per-call p95 |",
+    "| --- | --- | --- | --- | --- |",
     ...Object.entries(results).map(([name, r]) =>
-      `| ${name} | ${ms(r.startMs)} | ${ms(r.p50Ms)} | ${ms(r.p95Ms)} |`
+      `| ${name} | ${ms(r.startMs)} | ${ms(r.p50Ms)} | ${ms(r.p90Ms)} | ${ms(r.p95Ms)} |`
     ),
     "",
   );
-  figures.push(
-    `| replay p50 / floor p50 | ${ratio(results.replay.p50Ms, results.floor.p50Ms)} | ≤ 1.10× |`,
-    `| replay start / floor start | ${
-      ratio(results.replay.startMs, results.floor.startMs)
-    } | ≤ 1.20× |`,
-    `| recorder p50 / byte pipe p50 | ${
-      ratio(results.recorder.p50Ms, results["byte pipe"].p50Ms)
-    } | ≤ 1.10× |`,
-    `| (recorder on its main thread p50 / byte pipe p50) | ${
-      ratio(results["recorder on its main thread"].p50Ms, results["byte pipe"].p50Ms)
-    } | — |`,
-  );
+  if (values.base) {
+    const [now, then] = [results.replay, results["replay (base)"]];
+    figures.push(
+      `| replay p50 / base replay p50 | ${ratio(now.p50Ms, then.p50Ms)} | ≤ 1.00× |`,
+      `| replay p90 / base replay p90 | ${ratio(now.p90Ms, then.p90Ms)} | ≤ 1.00× |`,
+    );
+  } else {
+    figures.push(
+      `| replay p50 / floor p50 | ${ratio(results.replay.p50Ms, results.floor.p50Ms)} | ≤ 1.10× |`,
+      `| replay start / floor start | ${
+        ratio(results.replay.startMs, results.floor.startMs)
+      } | ≤ 1.20× |`,
+      `| recorder p50 / byte pipe p50 | ${
+        ratio(results.recorder.p50Ms, results["byte pipe"].p50Ms)
+      } | ≤ 1.10× |`,
+      `| (recorder on its main thread p50 / byte pipe p50) | ${
+        ratio(results["recorder on its main thread"].p50Ms, results["byte pipe"].p50Ms)
+      } | — |`,
+    );
+  }
 }
 if (wants("framing")) {
   const big = path.join(dir, "big.cassette.jsonl");

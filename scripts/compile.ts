@@ -85,8 +85,8 @@ function compileOne(platform: Platform, outDir: string, useDeno: boolean, entry:
 
 function runCompiler(platform: Platform, outfile: string, useDeno: boolean, entry: string): void {
   // The CLI loads its commands by specifiers built from a folder name (see
-  // src/cli/registry.ts): Bun folds them back into literals with
-  // --minify-syntax and bundles them; Deno is told to include src/ (the
+  // src/cli/registry.ts): scripts/compile_bun.ts folds them back into
+  // literals and bundles them; Deno is told to include src/ (the
   // commands and what they load by built specifiers too),
   // and the recorder's thread module, which is started, not imported.
   const args = useDeno
@@ -104,15 +104,7 @@ function runCompiler(platform: Platform, outfile: string, useDeno: boolean, entr
       outfile,
       entry,
     ]
-    : [
-      "build",
-      "--compile",
-      "--minify-syntax",
-      `--target=${platform.bun}`,
-      "--outfile",
-      outfile,
-      entry,
-    ];
+    : [path.join(ROOT, "scripts", "compile_bun.ts"), platform.bun, outfile, entry];
   const result = spawnSync(tool(useDeno ? "deno" : "bun"), args, { cwd: ROOT, encoding: "utf8" });
   if (result.error) throw new Error(`Cannot start the compiler: ${result.error.message}`);
   if (result.status !== 0) {

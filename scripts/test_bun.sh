@@ -8,10 +8,14 @@
 #       build the npm package and the compiled binary and run them (the
 #       matrix itself starts `bun cli.ts`, `node` and `deno`); what they
 #       test does not depend on the runner, so CI runs them once, under Deno.
+#   tests/bindings/python_test.ts, go_test.ts
+#       build the wheel or the binary and run the Python package's pytest
+#       suite and the Go module's go test; the runner only starts them, so
+#       CI runs them once, under Deno.
 # Usage: sh scripts/test_bun.sh [extra bun test flags]
 set -eu
 cd "$(dirname "$0")/.."
-EXCLUDE='^\./tests/dist/(binary|npm_package|runtime_matrix)_test\.ts$'
+EXCLUDE='^\./tests/(dist/(binary|npm_package|runtime_matrix)|bindings/(python|go))_test\.ts$'
 if [ -x node_modules/.bin/bun ]; then BUN=node_modules/.bin/bun; else BUN=bun; fi
 files=$(find ./tests -name '*_test.ts' | grep -Ev "$EXCLUDE" | sort)
 # Bun's default 5 s per test is too short for the end-to-end tests on a busy CI runner.

@@ -22,6 +22,8 @@ export const ExitCode = {
   Claimed: 6,
   /** The server could not be started or reached. */
   Unreachable: 7,
+  /** A file could not be written (a full disk, a read-only folder); what was written is whole. */
+  WriteFailed: 8,
 } as const;
 
 /**
@@ -32,6 +34,11 @@ export const ExitCode = {
 export class CassetteError extends Error {
   /** The exit code the CLI uses for this error. */
   exitCode: number = ExitCode.BadInput;
+  /**
+   * True once the message was printed as it happened (a recorder that kept
+   * the session going after a failed write): the CLI then only exits.
+   */
+  reported = false;
   constructor(message: string, options?: ErrorOptions) {
     super(visible(message), options);
     this.name = new.target.name;
@@ -52,6 +59,11 @@ export class UsageError extends CassetteError {}
 /** A server command that could not start, or a URL that refused. */
 export class ServerUnreachableError extends CassetteError {
   override exitCode: number = ExitCode.Unreachable;
+}
+
+/** A file that could not be written: names the file and the cause. */
+export class WriteError extends CassetteError {
+  override exitCode: number = ExitCode.WriteFailed;
 }
 
 /** A cassette already claimed by another writer. */

@@ -102,6 +102,12 @@ function* elements(text: string, at: number): Generator<Span> {
   }
 }
 
+/** Each element's place in the array `text` (a top-level array), in order. */
+export function elementSpans(text: string): Span[] {
+  const at = skipSpace(text, 0);
+  return text.charCodeAt(at) === 0x5b ? [...elements(text, at)] : [];
+}
+
 function keyOf(text: string, member: Member): string {
   const raw = text.slice(member.keyStart + 1, member.keyEnd - 1);
   return raw.includes("\\") ? JSON.parse(`"${raw}"`) : raw;

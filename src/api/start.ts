@@ -27,6 +27,7 @@ import { parseIgnorePaths } from "../match/ignore_paths.ts";
 import type { MatchMode } from "../replay/options.ts";
 import { sleep } from "../util.ts";
 import { withTestingConfig } from "../config/testing.ts";
+import { writeFileSafely } from "../files/safe_write.ts";
 
 /** Options of {@linkcode startCassette}. */
 export interface CassetteOptions {
@@ -293,7 +294,9 @@ async function addReport(result: CassetteResult, report: ReplayReport): Promise<
   if (!folder) return;
   await runtime.mkdir(folder);
   const name = `${path.basename(result.cassette ?? "cassette")}.${recordingId()}.report.json`;
-  await runtime.writeTextFile(path.join(folder, name), JSON.stringify(report, null, 2) + "\n");
+  await writeFileSafely(path.join(folder, name), JSON.stringify(report, null, 2) + "\n", {
+    what: "the report",
+  });
 }
 
 /** What the client is to run after mcp-cassette itself: record, replay or replay appending. */

@@ -35,6 +35,12 @@ export interface RedactionInfo {
   rules: string[];
   /** TOML rule packs, by name and SHA-256 of their content. */
   packs?: { name: string; sha256: string }[];
+  /**
+   * Present when `replace` placeholders carry a keyed digest
+   * (`[REDACTED:email:3f9a…]`, src/redact/digest.ts): the cassette's salt
+   * and the key's id under it. The key itself is never in the file.
+   */
+  digest?: { salt: string; key: string };
 }
 
 /** Line 1 of a cassette. */

@@ -15,6 +15,7 @@
 import { CassetteError, ClaimError } from "../errors.ts";
 import { runtime } from "../runtime/mod.ts";
 import { sleep } from "../util.ts";
+import { createExclusive } from "../files/safe_write.ts";
 
 /** What a claim file holds. */
 export interface ClaimOwner {
@@ -163,11 +164,16 @@ export interface Acquired {
 
 async function tryCreate(cassette: string, owner: ClaimOwner): Promise<boolean> {
   try {
-    return await runtime.createExclusive(claimPath(cassette), JSON.stringify(owner) + "\n");
+    return await createExclusive(
+      claimPath(cassette),
+      JSON.stringify(owner) + "\n",
+      "the claim file",
+    );
   } catch (error) {
-    const code = (error as { code?: string }).code;
-    const problem = code === "ENOENT" ? "its folder does not exist" : (error as Error).message;
-    throw new CassetteError(`Cannot create the claim file ${claimPath(cassette)}: ${problem}`);
+    if (error instanceof CassetteError) throw error;
+    throw new CassetteError(
+      `Cannot create the claim file ${claimPath(cassette)}: ${(error as Error).message}`,
+    );
   }
 }
 
@@ -189,7 +195,7 @@ async function takeOver(cassette: string, stale: ClaimOwner): Promise<void> {
   try {
     const moved = parseOwner(aside, await runtime.readTextFile(aside));
     if (moved.pid !== stale.pid || moved.time !== stale.time) {
-      await runtime.createExclusive(claimPath(cassette), JSON.stringify(moved) + "\n");
+      await createExclusive(claimPath(cassette), JSON.stringify(moved) + "\n", "the claim file");
     }
   } catch {
     // Garbage moved aside is garbage gone.

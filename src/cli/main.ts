@@ -159,6 +159,7 @@ export async function main(args: readonly string[]): Promise<number> {
     return await command.run(input);
   } catch (error) {
     if (error instanceof CassetteError) {
+      if (error.reported) return error.exitCode;
       printErr(`mcp-cassette ${name}: ${withSource(describeError(error), sources)}\n`);
       return error.exitCode;
     }

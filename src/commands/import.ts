@@ -18,7 +18,7 @@ import { runtime } from "../runtime/mod.ts";
  * Writes the conversion of `input` to `output` as it is read; the file
  * appears only once complete (an error leaves `output` as it was).
  */
-async function writeConverted(input: string, output: string) {
+async function writeConverted(input: string, output: string, force: boolean) {
   let writer: CassetteWriter | undefined;
   let entries = 0;
   let source = "";
@@ -27,7 +27,13 @@ async function writeConverted(input: string, output: string) {
     for await (const item of convertForeign(input)) {
       if (item.kind === "header") {
         source = item.source;
-        writer = await CassetteWriter.open(output, { header: item.header, aside: true });
+        writer = await CassetteWriter.open(output, {
+          header: item.header,
+          aside: true,
+          // --force: the user asked for OUT to go, whatever it is (a link is replaced, not followed).
+          force,
+          replaceAny: force,
+        });
       } else if (item.kind === "entry") {
         const { line: _line, ...entry } = item.entry;
         writer!.append(entry as Entry);
@@ -66,7 +72,7 @@ export const command: Command = {
     if (!flag(values, "force") && await runtime.stat(output)) {
       throw new CassetteError(`${output} already exists (use --force to overwrite it)`);
     }
-    const { entries, source, torn } = await writeConverted(input, output);
+    const { entries, source, torn } = await writeConverted(input, output, flag(values, "force"));
     const dropped = torn ? ` (dropped a torn last line ${torn.line})` : "";
     printErr(`${input}: converted ${entries} entries from ${source} into ${output}${dropped}`);
     return ExitCode.Ok;

@@ -31,7 +31,7 @@ export const command: Command = {
     "request no run asked for, with its answer and everything the server sent for it (progress, logs, " +
     "its own requests and their answers, the HTTP exchange that carried it). The header, the session " +
     "starts and ends, the lifecycle (initialize, notifications/initialized, server/discover) and client " +
-    "notifications stay. The result is written to OUT.tmp and renamed over OUT (without -o, over the " +
+    "notifications stay. The result is written to a side file beside OUT and renamed over OUT (without -o, over the " +
     "cassette). --dry-run prints what would go and writes nothing. A report of another cassette is " +
     "refused (exit 2).",
   options: PRUNE_OPTIONS,

@@ -46,7 +46,7 @@ export const command: Command = {
     }
     if (flag(values, "stop-on-error")) throw new UsageError("--stop-on-error needs --script");
     const url = stringOption(values, "url");
-    const redactor = await redactorFromOptions(values);
+    const redactor = await redactorFromOptions(values, output);
     if (url) {
       if (rest.length > 0) {
         throw new UsageError("record takes either --url or a server command after --, not both");

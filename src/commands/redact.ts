@@ -19,6 +19,7 @@ import {
   entryFindings,
   headerLineFindings,
   mergeRedactionInfo,
+  recordedDigest,
   REDACT_KEY_ENV,
   redactEntry,
   redactHeader,
@@ -103,11 +104,18 @@ export const command: Command = {
   async run(input: CommandInput): Promise<number> {
     if (input.positionals.length !== 1) throw new UsageError("redact takes exactly one CASSETTE");
     const [path] = input.positionals;
+    // Keyed like the recording: its salt, and its key (a wrong or missing one stops here).
+    const { existingRedaction, redactKey } = await import("./redact_key.ts");
+    const before = await existingRedaction(path).catch(() => undefined);
+    const digestKey = await redactKey(!flag(input.values, "scan"));
+    if (before?.digest) recordedDigest(before, digestKey, path);
     const redactor = await createRedactor({
       rules: stringList(input.values, "redact"),
       packs: stringList(input.values, "pack"),
       detectors: !flag(input.values, "no-detectors"),
       hashKey: runtime.env(REDACT_KEY_ENV) || undefined,
+      digestKey,
+      digestSalt: before?.digest?.salt,
     });
     return flag(input.values, "scan") ? await scan(path, redactor) : await scrub(path, redactor);
   },

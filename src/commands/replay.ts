@@ -20,6 +20,7 @@ import { runtime } from "../runtime/mod.ts";
 import type { Redactor } from "../redact/redactor.ts";
 import { parseIgnorePaths } from "../match/ignore_paths.ts";
 import type { IgnorePath } from "../match/ignore_paths.ts";
+import { writeFileSafely } from "../files/safe_write.ts";
 
 /** The options turned into library values, loaded only by an HTTP replay. */
 type SharedOptions = typeof import("./shared_options.ts");
@@ -73,21 +74,28 @@ export const command: Command = {
         })
       : await serveStdio(engine, { input: runtime.stdin, output: runtime.stdout, log });
     const reportFile = stringOption(values, "report");
-    if (reportFile) await runtime.writeTextFile(reportFile, JSON.stringify(report, null, 2) + "\n");
+    if (reportFile) {
+      await writeFileSafely(reportFile, JSON.stringify(report, null, 2) + "\n", {
+        what: "the report",
+      });
+    }
     return finishReport(report, values, quiet);
   },
 };
 
 async function loadedEngine(path: string, values: OptionValues, log: (line: string) => void) {
   const cassette = await loadCassette(path);
-  return new ReplayEngine(cassette, await replayOptions(values, log, cassette.header));
+  return new ReplayEngine(cassette, await replayOptions(values, log, cassette.header, path));
 }
 
 async function streamingEngine(path: string, values: OptionValues, log: (line: string) => void) {
   const reading = await replayReading(path);
   if (reading.oneRead) return await loadedEngine(path, values, log);
   const stream = await streamCassette(path, reading.stream);
-  return await ReplayEngine.streaming(stream, await replayOptions(values, log, stream.header));
+  return await ReplayEngine.streaming(
+    stream,
+    await replayOptions(values, log, stream.header, path),
+  );
 }
 
 /** `--new-episodes`, `--run-log`: checks the flags go together, then runs the library's mode. */
@@ -118,8 +126,8 @@ async function replayWithExtras(
     runLog: stringOption(values, "run-log"),
     reportFile: stringOption(values, "report"),
     log,
-    replayOptions: (header) => replayOptions(values, log, header),
-    recordingRedactor: (header) => recordingRedactor(values, header),
+    replayOptions: (header) => replayOptions(values, log, header, cassette),
+    recordingRedactor: (header) => recordingRedactor(values, header, cassette),
     finishReport: (report) => finishReport(report, values, quiet),
   });
 }
@@ -129,11 +137,12 @@ function ignorePathsOf(values: OptionValues): IgnorePath[] {
   return parseIgnorePaths(stringList(values, "match-ignore"), "--match-ignore");
 }
 
-/** Turns the flags into engine options. */
+/** Turns the flags into engine options for replaying `cassette`. */
 export async function replayOptions(
   values: OptionValues,
   log: (line: string) => void,
   header?: CassetteHeader,
+  cassette = "the cassette",
 ): Promise<ReplayOptions> {
   const timeout = Number(stringOption(values, "answer-timeout-ms") ?? "10000");
   if (!Number.isFinite(timeout) || timeout <= 0) {
@@ -146,7 +155,7 @@ export async function replayOptions(
   const faultsFile = stringOption(values, "faults");
   const seed = stringOption(values, "seed");
   const faults = faultsFile ? await loadFaults(faultsFile, seed) : undefined;
-  const rewriteRequest = await requestRewriter(values, header);
+  const rewriteRequest = await requestRewriter(values, header, cassette);
   return {
     strict: flag(values, "strict"),
     match: flag(values, "lenient") ? "lenient" : "exact",
@@ -178,15 +187,18 @@ export async function replayOptions(
 async function requestRewriter(
   values: OptionValues,
   header: CassetteHeader | undefined,
+  cassette: string,
 ): Promise<ReplayOptions["rewriteRequest"]> {
-  const plan = redactionPlan(values, header);
+  const plan = await redactionPlan(values, header, cassette);
   if (!plan) return undefined;
+  const rewrite = (redactor: Redactor, message: unknown) =>
+    redactor.messageWithValues(message as never, "c2s");
   if (!plan.builtInOnly) {
     const redactor = await plan.build();
-    return (message) => redactor.message(message as never, "c2s");
+    return (message) => rewrite(redactor, message);
   }
   let loading: Promise<Redactor> | undefined;
-  return async (message) => (await (loading ??= plan.build())).message(message as never, "c2s");
+  return async (message) => rewrite(await (loading ??= plan.build()), message);
 }
 
 /**
@@ -196,18 +208,36 @@ async function requestRewriter(
 export async function recordingRedactor(
   values: OptionValues,
   header: CassetteHeader | undefined,
+  cassette = "the cassette",
 ): Promise<Redactor | undefined> {
-  return await redactionPlan(values, header)?.build();
+  return await (await redactionPlan(values, header, cassette))?.build();
 }
 
-/** How to build the recording's redactor, or undefined for a cassette never scrubbed. */
-function redactionPlan(values: OptionValues, header: CassetteHeader | undefined) {
+/**
+ * How to build the recording's redactor, or undefined for a cassette never
+ * scrubbed. Keyed placeholders need their key (./redact_key.ts): a missing
+ * or wrong one stops the replay here, with exit 2, when a recorded request
+ * holds one; otherwise the replay goes on without it.
+ */
+async function redactionPlan(
+  values: OptionValues,
+  header: CassetteHeader | undefined,
+  cassette: string,
+) {
   const extra = stringList(values, "redact");
   // Another tool's rules cannot be re-run here: its cassettes are matched as
   // they are (a live secret will not match that tool's placeholder).
-  const recorded = header?.meta?.importedFrom === undefined ? header?.redaction : undefined;
+  let recorded = header?.meta?.importedFrom === undefined ? header?.redaction : undefined;
   if (!recorded && extra.length === 0) return undefined;
   const hashKey = runtime.env("MCP_CASSETTE_REDACT_KEY") || undefined;
+  let digestKey: string | undefined;
+  if (recorded?.digest) {
+    const { replayDigestKey } = await import(
+      SRC + "commands/redact_key.ts"
+    ) as typeof import("./redact_key.ts");
+    digestKey = await replayDigestKey(cassette, recorded.digest);
+    if (digestKey === undefined) recorded = { ...recorded, digest: undefined };
+  }
   const base = recorded ?? { rules: [] };
   const packs = stringList(values, "pack");
   return {
@@ -219,6 +249,8 @@ function redactionPlan(values: OptionValues, header: CassetteHeader | undefined)
       return await createReplayRedactor({ ...base, rules: [...base.rules, ...extra] }, {
         packs,
         hashKey,
+        digestKey,
+        cassette,
       });
     },
   };

@@ -10,18 +10,26 @@ import { runtime } from "../runtime/mod.ts";
 import { UsageError } from "../errors.ts";
 import { TOKEN_ENV } from "../http/token.ts";
 
-/** Builds the redactor the flags describe. */
+/**
+ * Builds the redactor the flags describe, for a recording into `output`: its
+ * placeholders keyed (./redact_key.ts), with the salt of the cassette already
+ * there, so that a launch appended to it keys values the same way.
+ */
 export async function redactorFromOptions(
   values: OptionValues,
+  output: string,
   detectors: boolean | readonly string[] = !flag(values, "no-detectors"),
 ): Promise<FrameRedactor> {
   // Loaded here, not with this module: replay imports the flags but seldom needs the rules.
   const { createRedactor } = await import("../redact/mod.ts");
+  const { existingRedaction, redactKey } = await import("./redact_key.ts");
   return await createRedactor({
     rules: stringList(values, "redact"),
     packs: stringList(values, "pack"),
     detectors,
     hashKey: runtime.env("MCP_CASSETTE_REDACT_KEY") || undefined,
+    digestKey: await redactKey(true),
+    digestSalt: (await existingRedaction(output).catch(() => undefined))?.digest?.salt,
   });
 }
 

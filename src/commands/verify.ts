@@ -9,7 +9,6 @@ import type { Command, CommandInput } from "../cli/command.ts";
 import { flag, positiveInt, stringList, stringOption } from "../cli/command.ts";
 import { colorEnabled, printOut } from "../cli/output.ts";
 import { ExitCode, UsageError } from "../errors.ts";
-import { runtime } from "../runtime/mod.ts";
 // Registers the Streamable HTTP client transport for `verify --url`.
 import { describeTarget } from "../client/target.ts";
 import type { ServerTarget } from "../client/target.ts";
@@ -29,6 +28,7 @@ import type { VerifyReport } from "../verify/run.ts";
 import { verifyCassette } from "../verify/mod.ts";
 import { targetFromInput } from "./check.ts";
 import { planChooserFromFlags } from "../script/select.ts";
+import { writeFileSafely } from "../files/safe_write.ts";
 
 function parseGrade(value: string | undefined): GradeLetter | undefined {
   if (value === undefined) return undefined;
@@ -97,8 +97,10 @@ function optionalTarget(input: CommandInput): ServerTarget | undefined {
 async function writeReports(input: CommandInput, report: VerifyReport): Promise<void> {
   const junit = stringOption(input.values, "junit");
   const badge = stringOption(input.values, "badge");
-  if (junit !== undefined) await runtime.writeTextFile(junit, formatJunit(report));
-  if (badge !== undefined) await runtime.writeTextFile(badge, formatBadge(report));
+  if (junit !== undefined) {
+    await writeFileSafely(junit, formatJunit(report), { what: "the JUnit report" });
+  }
+  if (badge !== undefined) await writeFileSafely(badge, formatBadge(report), { what: "the badge" });
   if (flag(input.values, "json")) await printOut(formatJson(report));
   else if (flag(input.values, "markdown")) await printOut(formatMarkdown(report));
   else {

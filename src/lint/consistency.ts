@@ -18,6 +18,9 @@ function describe(message: LocatedMessage): string {
   return message.method ? `${message.method} (id ${id})` : `id ${id}`;
 }
 
+/** A placeholder without a keyed digest: every value its rule found became this one text. */
+const PLAIN_PLACEHOLDER = /\[REDACTED:([A-Za-z0-9_.-]+)\]/;
+
 const cancelKey = (session: string, id: unknown) => `${session}\u0000${JSON.stringify(id)}`;
 
 /**
@@ -33,6 +36,8 @@ export class ConsistencyRules {
   private firstExit?: number;
   private readonly unanswered = new Set<OrderedExchange>();
   private readonly cancelled = new Set<string>();
+  /** Labels of plain placeholders already reported in client requests (MCL009, once each). */
+  private readonly conflating = new Set<string>();
 
   constructor(private readonly file: string) {}
 
@@ -83,6 +88,7 @@ export class ConsistencyRules {
       );
     } else if (step.kind === "request") {
       this.unanswered.add(step.exchange);
+      if (message.dir === "c2s") this.checkPlaceholders(message);
       if (step.reusedLine !== undefined) {
         this.emit(
           "MCL006",
@@ -94,6 +100,25 @@ export class ConsistencyRules {
         );
       }
     } else if (step.kind === "answer") this.unanswered.delete(step.exchange);
+  }
+
+  /**
+   * MCL009: a request holding a plain `[REDACTED:<label>]`: a replay cannot
+   * tell the values it stood for apart, so any live value that rule finds
+   * matches this recording.
+   */
+  private checkPlaceholders(message: LocatedMessage): void {
+    const label = PLAIN_PLACEHOLDER.exec(JSON.stringify(message.msg))?.[1];
+    if (label === undefined || this.conflating.has(label)) return;
+    this.conflating.add(label);
+    this.emit(
+      "MCL009",
+      message.line,
+      message.pointer,
+      `${
+        describe(message)
+      } holds [REDACTED:${label}] without a keyed digest: replay matches any live value the ${label} rule finds to it (record again for keyed placeholders)`,
+    );
   }
 
   /** A torn last line. */
@@ -197,4 +222,5 @@ const SEVERITY: Record<string, "error" | "warning"> = {
   MCL006: "error",
   MCL007: "warning",
   MCL008: "warning",
+  MCL009: "warning",
 };

@@ -64,6 +64,13 @@ const CODE_RULES: RuleInfo[] = [
     origin: "builtin",
   },
   {
+    id: "MCL009",
+    name: "conflating-redaction",
+    severity: "warning",
+    summary: "A request holds a plain [REDACTED:…] placeholder, which replay cannot tell apart",
+    origin: "builtin",
+  },
+  {
     id: "MCL105",
     name: "invisible-unicode",
     severity: "error",

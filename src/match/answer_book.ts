@@ -64,7 +64,12 @@ export class AnswerBook<T extends Keyed> {
   /** The history keys noted: the history again when the index is rebuilt. */
   #noted: string[] = [];
 
-  constructor(items: readonly T[]) {
+  /** Tells two recordings that answered alike (for crediting identical recordings). */
+  readonly #sameAnswer?: (a: T, b: T) => boolean;
+
+  /** `sameAnswer` tells recordings whose answers are the same; without it, none are. */
+  constructor(items: readonly T[], sameAnswer?: (a: T, b: T) => boolean) {
+    this.#sameAnswer = sameAnswer;
     this.#items = items;
     this.#index = indexOf(items);
     this.#used = new Uint8Array(items.length);
@@ -205,7 +210,9 @@ export class AnswerBook<T extends Keyed> {
    * state-changing keys recorded before them, `key` aside) is scored against
    * the live session's history: first how many live requests the group's
    * history lacks, then how many it has that the live session never made.
-   * The best group answers, its first unused recording, else its last again.
+   * The best group answers, its first unused recording, else its last again;
+   * but before a repeat, an unused recording of the key with the very same
+   * answer is taken instead, so identical recordings are each used once.
    */
   #choose(queue: readonly number[], own: number): Choice {
     const { rank, prefix } = this.#index;
@@ -233,13 +240,24 @@ export class AnswerBook<T extends Keyed> {
         break;
       }
     }
+    const outOfOrder = bestLacking + bestExtra > 0;
+    if (this.#used[queue[chosen]]) {
+      const twin = this.#unusedTwin(queue, queue[chosen]);
+      if (twin >= 0) return { position: queue[twin], kind: "exact", outOfOrder, at: twin };
+    }
     const position = queue[chosen];
-    return {
-      position,
-      kind: this.#used[position] ? "repeat" : "exact",
-      outOfOrder: bestLacking + bestExtra > 0,
-      at: chosen,
-    };
+    return { position, kind: this.#used[position] ? "repeat" : "exact", outOfOrder, at: chosen };
+  }
+
+  /** The first unused recording in `queue` whose answer is the same as `position`'s, or -1. */
+  #unusedTwin(queue: readonly number[], position: number): number {
+    if (!this.#sameAnswer) return -1;
+    for (let at = 0; at < queue.length; at++) {
+      const other = queue[at];
+      if (this.#used[other]) continue;
+      if (this.#sameAnswer(this.#items[other], this.#items[position])) return at;
+    }
+    return -1;
   }
 
   #commit(choice: Choice, key: string, place: number): Match<T> {

@@ -4,7 +4,8 @@
  *
  * @module
  */
-import { firstDifference } from "../json.ts";
+import { firstDifference, pathStep } from "../json.ts";
+import type { Difference } from "../json.ts";
 
 import type { RequestKey } from "./fingerprint.ts";
 
@@ -18,6 +19,8 @@ export interface MissDiagnosis {
   differs?: string;
   before?: unknown;
   after?: unknown;
+  /** Every difference from the closest recording (the first is `differs`), at most 16. */
+  differences?: Difference[];
   /** Where the closest recorded request is in the list it was chosen from. */
   closestIndex?: number;
 }
@@ -25,6 +28,40 @@ export interface MissDiagnosis {
 function short(value: unknown): string {
   const text = JSON.stringify(value) ?? "undefined";
   return text.length > 80 ? `${text.slice(0, 77)}...` : text;
+}
+
+/** The most differences a miss names. */
+const MOST_DIFFERENCES = 16;
+/** The most recorded methods or names a miss lists. */
+const MOST_LISTED = 8;
+
+/** `items`, comma-separated, cut to the first few with how many more were left out. */
+function listed(items: readonly unknown[]): string {
+  const shown = items.slice(0, MOST_LISTED).join(", ");
+  return items.length > MOST_LISTED ? `${shown} and ${items.length - MOST_LISTED} more` : shown;
+}
+
+/**
+ * Every difference between `a` and `b`, depth first (keys in order), up to
+ * {@linkcode MOST_DIFFERENCES}: each value that differs, or that one side lacks.
+ */
+function differences(a: unknown, b: unknown, path: string, out: Difference[]): void {
+  if (out.length >= MOST_DIFFERENCES || !firstDifference(a, b, path)) return;
+  const bothObjects = a !== null && b !== null && typeof a === "object" && typeof b === "object" &&
+    Array.isArray(a) === Array.isArray(b);
+  if (!bothObjects) {
+    out.push({ path, before: a, after: b });
+    return;
+  }
+  const left = a as Record<string, unknown>;
+  const right = b as Record<string, unknown>;
+  if (Array.isArray(a)) {
+    const length = Math.max(a.length, (b as unknown[]).length);
+    for (let i = 0; i < length; i++) differences(left[i], right[i], `${path}[${i}]`, out);
+    return;
+  }
+  const keys = [...new Set([...Object.keys(left), ...Object.keys(right)])].sort();
+  for (const key of keys) differences(left[key], right[key], path + pathStep(key), out);
 }
 
 function describeKey(key: RequestKey): string {
@@ -43,7 +80,7 @@ export function diagnoseMiss(wanted: RequestKey, recorded: readonly RequestKey[]
     return {
       message:
         `No recorded answer for ${what}: method "${wanted.method}" was never recorded (recorded: ${
-          methods.slice(0, 8).join(", ")
+          listed(methods)
         })`,
       closest: methods[0],
       differs: "method",
@@ -58,7 +95,7 @@ export function diagnoseMiss(wanted: RequestKey, recorded: readonly RequestKey[]
       return {
         message:
           `No recorded answer for ${what}: name "${wanted.name}" was never recorded for ${wanted.method} (recorded: ${
-            names.slice(0, 8).join(", ")
+            listed(names)
           })`,
         closest: describeKey(sameMethod[0]),
         closestIndex: recorded.indexOf(sameMethod[0]),
@@ -84,25 +121,33 @@ function closestByParams(
   wanted: RequestKey,
   candidates: readonly RequestKey[],
 ): MissDiagnosis & { key?: RequestKey } {
-  // The candidate whose first difference lies deepest is the nearest miss.
-  let best: { key: RequestKey; path: string; before: unknown; after: unknown } | undefined;
+  // The nearest miss: the fewest differences, then the deepest first one.
+  let best: { key: RequestKey; all: Difference[]; depth: number } | undefined;
   for (const key of candidates) {
-    const difference = firstDifference(key.params, wanted.params, "params");
-    if (!difference) continue;
-    const depth = difference.path.split(/[.[]/).length;
-    if (!best || depth > best.path.split(/[.[]/).length) best = { key, ...difference };
+    const all: Difference[] = [];
+    differences(key.params, wanted.params, "params", all);
+    if (all.length === 0) continue;
+    const depth = all[0].path.split(/[.[]/).length;
+    if (
+      !best || all.length < best.all.length ||
+      (all.length === best.all.length && depth > best.depth)
+    ) best = { key, all, depth };
   }
   if (!best) return { message: `No recorded answer for ${describeKey(wanted)}` };
+  const [first] = best.all;
+  const named = best.all.map((difference) =>
+    `${difference.path} (recorded ${short(difference.before)}, got ${short(difference.after)})`
+  );
+  const more = best.all.length >= MOST_DIFFERENCES ? " and maybe more" : "";
   return {
-    message: `No recorded answer for ${
-      describeKey(wanted)
-    }: closest recording differs at ${best.path} (recorded ${short(best.before)}, got ${
-      short(best.after)
-    })`,
+    message: `No recorded answer for ${describeKey(wanted)}: closest recording differs at ${
+      named.join(", ")
+    }${more}`,
     closest: best.key.key,
     key: best.key,
-    differs: best.path,
-    before: best.before,
-    after: best.after,
+    differs: first.path,
+    before: first.before,
+    after: first.after,
+    differences: best.all,
   };
 }

@@ -34,13 +34,21 @@ export function parseRecordMode(value: string, source: string): RecordMode {
   );
 }
 
-/** Picks the mode: the environment variable, else `code`, else `config`, else `once`. */
-export function resolveRecordMode(code?: string, config?: string): RecordMode {
+/**
+ * Picks the mode: the environment variable, else `code`, else `config`, else
+ * `once`. `codeSource` names where `code` came from in an error (`--mode`
+ * when the command line gave it).
+ */
+export function resolveRecordMode(
+  code?: string,
+  config?: string,
+  codeSource = "the code",
+): RecordMode {
   const fromEnv = runtime.env(MODE_ENV);
   if (fromEnv !== undefined && fromEnv !== "") {
     return parseRecordMode(fromEnv, `the ${MODE_ENV} environment variable`);
   }
-  if (code !== undefined) return parseRecordMode(code, "the code");
+  if (code !== undefined) return parseRecordMode(code, codeSource);
   if (config !== undefined) return parseRecordMode(config, "the config");
   return "once";
 }

@@ -153,7 +153,14 @@ class Episodes implements NewEpisodes {
   /** Starts the live server on the first miss and replays the client's handshake to it. */
   async #ensureLive(first: JsonRpcMessage): Promise<LiveServer> {
     if (this.#live) return this.#live;
-    this.#writer = await CassetteWriter.open(this.options.cassette, { append: true });
+    this.#writer = await CassetteWriter.open(this.options.cassette, {
+      append: true,
+      // Said once; replay goes on answering, and close() exits with the failure.
+      onFailure: (error) => {
+        error.reported = this.options.log !== undefined;
+        this.options.log?.(`${error.message}: replay goes on; nothing more is appended`);
+      },
+    });
     const live = LiveServer.start(this.options.command);
     this.#live = live;
     if (this.#initialize && first.method !== "initialize") {

@@ -60,7 +60,9 @@ async function replayHere(
 /** Records (or replays, as the mode decides) one stdio launch; resolves with the exit code. */
 export async function runRecord(options: RunRecordOptions): Promise<number> {
   const log = options.log ?? (() => {});
-  const mode: RecordMode = options.mode === undefined ? "all" : resolveRecordMode(options.mode);
+  const mode: RecordMode = options.mode === undefined
+    ? "all"
+    : resolveRecordMode(options.mode, undefined, "--mode");
   await checkCassetteFolder(options.output);
   const reporter = new RunReporter(options.runLog);
   const exists = (await runtime.stat(options.output))?.isFile === true;
@@ -88,6 +90,10 @@ export async function runRecord(options: RunRecordOptions): Promise<number> {
       log,
       signal: abort.signal,
     });
+  } catch (error) {
+    // A launch that lost the claim (mode all) says so in the run log too.
+    if (error instanceof CassetteError) reporter.failed("record", error);
+    throw error;
   } finally {
     stops.forEach((stop) => stop());
   }
@@ -136,6 +142,9 @@ async function replayAppending(
     force: options.force,
     log,
     graceMs: options.graceMs,
+  }).catch((error) => {
+    if (error instanceof CassetteError) reporter.failed("replay-append", error);
+    throw error;
   });
   const stops = (["SIGINT", "SIGTERM"] as const).map((signal) =>
     runtime.onSignal(

@@ -17,6 +17,7 @@ import { runtime } from "../runtime/mod.ts";
 import { openNewEpisodes } from "./new_episodes.ts";
 import type { NewEpisodes } from "./new_episodes.ts";
 import { RunReporter } from "./run_report.ts";
+import { writeFileSafely } from "../files/safe_write.ts";
 
 /**
  * A stdio replay with the extras, as library options: the CLI turns its
@@ -68,7 +69,9 @@ export async function replayNewEpisodes(options: ReplayRunOptions): Promise<numb
   let engine: ReplayEngine | undefined;
   const writeReport = async (report: ReplayReport) => {
     if (!options.reportFile) return;
-    await runtime.writeTextFile(options.reportFile, JSON.stringify(report, null, 2) + "\n");
+    await writeFileSafely(options.reportFile, JSON.stringify(report, null, 2) + "\n", {
+      what: "the report",
+    });
   };
   // A client that stops the replay with a signal (the Java SDK does) still gets its report.
   const stops = (["SIGINT", "SIGTERM"] as const).map((signal) =>

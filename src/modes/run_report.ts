@@ -9,6 +9,7 @@
  */
 import { runtime } from "../runtime/mod.ts";
 import type { ReplayReport } from "../replay/report.ts";
+import { openToAppend, writeError } from "../files/safe_write.ts";
 
 /** What one launch did. */
 export type RunAction = "record" | "replay" | "replay-append";
@@ -30,14 +31,20 @@ export interface RunReportLine {
 
 /** Appends the lines of one launch; does nothing without a file. */
 export class RunReporter {
+  #started = false;
   constructor(readonly file: string | undefined) {}
 
   #write(line: RunReportLine): void {
     if (!this.file) return;
     // One small write per line in append mode: lines of parallel launches never interleave.
-    const out = runtime.openAppend(this.file);
+    const out = openToAppend(this.file, "the run log");
     try {
       out.write(new TextEncoder().encode(JSON.stringify(line) + "\n"));
+    } catch (error) {
+      // Half a line would break every later reader of the log: cut it off.
+      const written = (error as { written?: number }).written ?? 0;
+      if (written > 0) out.truncate(out.size() - written);
+      throw writeError(this.file, error, "the run log");
     } finally {
       out.close();
     }
@@ -45,11 +52,17 @@ export class RunReporter {
 
   /** Records the start of a launch. */
   start(action: RunAction): void {
+    this.#started = true;
     this.#write({ pid: runtime.pid(), event: "start", action });
   }
 
-  /** Records the end of a launch that failed with `error`, whose exit code it carries. */
+  /**
+   * Records the end of a launch that failed with `error`, whose exit code it
+   * carries (and its start first, if it never got that far).
+   */
   failed(action: RunAction, error: { message: string; exitCode: number }): void {
+    // A launch that failed before it started (it lost the claim) is still a launch.
+    if (!this.#started) this.start(action);
     this.#write({
       pid: runtime.pid(),
       event: "end",

@@ -30,7 +30,8 @@ export const RECORD_OPTIONS: OptionSet = {
   ...TOKEN_OPTIONS,
   force: {
     type: "boolean",
-    description: "Write through a symlinked cassette path; break a live claim",
+    description:
+      "Replace a symbolic link at the cassette path with the cassette (never writing through it); break a live claim",
   },
   "append-window-ms": {
     type: "string",
@@ -43,7 +44,7 @@ export const RECORD_OPTIONS: OptionSet = {
     type: "string",
     valueName: "MODE",
     description:
-      "Record mode for test suites: once, none, all, new_episodes (MCP_CASSETTE_MODE wins); default: record",
+      "Record mode for test suites: once, none, all, new_episodes (MCP_CASSETTE_MODE wins); without it, every launch records, as all does",
   },
   group: {
     type: "string",

@@ -102,7 +102,19 @@ export async function recordHttp(options: HttpRecordOptions): Promise<number> {
   const upstream = new Upstream(options.url);
   // Decided before the cassette is opened: a bad value leaves no file behind.
   const bytes = byteLevel(upstream, options.engine ?? runtime.env(ENGINE_ENV));
-  const writer = await CassetteWriter.open(options.output, { followSymlink: options.force });
+  let opened = false;
+  const writer = await CassetteWriter.open(options.output, {
+    force: options.force,
+    // Said once, as it happens; the exchanges go on being answered, unrecorded.
+    onFailure: (error) => {
+      if (!opened) return; // the open throws it
+      error.reported = options.log !== undefined;
+      options.log?.(
+        `mcp-cassette: ${error.message}: the recorder goes on answering; nothing more is recorded`,
+      );
+    },
+  });
+  opened = true;
   const active = new HttpRecorder(writer, upstream, {
     redactor: options.redactor,
     log: options.log,

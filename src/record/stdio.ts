@@ -16,7 +16,7 @@ import { lineBatches } from "../cassette/reader.ts";
 import { classify } from "../jsonrpc.ts";
 import type { Json } from "../jsonrpc.ts";
 import { tryParseJson } from "../json.ts";
-import { ServerUnreachableError } from "../errors.ts";
+import { ServerUnreachableError, WriteError } from "../errors.ts";
 import type { JsonObject } from "../jsonrpc.ts";
 import type { LineTooLongError } from "../framing/jsonl.ts";
 import { runtime } from "../runtime/mod.ts";
@@ -44,7 +44,7 @@ export interface StdioRecordOptions {
   input?: ReadableStream<Uint8Array>;
   /** Where the server's bytes go (default: this process's stdout). */
   output_stream?: WritableStream<Uint8Array>;
-  /** Write through a symlinked cassette path. */
+  /** Replace a symbolic link at the cassette's path with the new cassette (never writing through it). */
   force?: boolean;
   /** A relaunch of the same command within this many ms appends a session (default 10000). */
   appendWindowMs?: number;
@@ -80,7 +80,8 @@ export async function recordStdio(options: StdioRecordOptions): Promise<number> 
     ? redactCommandLine(options.redactor, options.command)
     : options.command;
   const plan = await planSession(options.output, command, options.appendWindowMs ?? 10_000);
-  const writer = await CassetteWriter.open(options.output, {
+  const failed = onceFailed(options.log);
+  const writer: CassetteWriter = await CassetteWriter.open(options.output, {
     header: makeHeader({
       transport: "stdio",
       server: { command },
@@ -88,8 +89,10 @@ export async function recordStdio(options: StdioRecordOptions): Promise<number> 
       ...(options.meta ? { meta: options.meta } : {}),
     }),
     append: plan.append,
-    followSymlink: options.force,
+    force: options.force,
+    onFailure: failed.say,
   });
+  failed.writer = writer;
   const child = await spawnServer(options, writer);
   const start = clockNow();
   const session = plan.session;
@@ -113,6 +116,7 @@ export async function recordStdio(options: StdioRecordOptions): Promise<number> 
         session,
         redactor: options.redactor,
         log: options.log,
+        onWriteFailure: (message) => failed.say(new WriteError(message)),
       })
       : undefined;
   const copying = await threads?.run(child, start) ??
@@ -141,6 +145,28 @@ export async function recordStdio(options: StdioRecordOptions): Promise<number> 
     command: options.command,
   });
   return outcome.code;
+}
+
+/**
+ * What the recorder does when a write to the cassette fails (a full disk):
+ * the writer stops writing, the session goes on, and this says so once, on
+ * whichever thread it happened first.
+ */
+function onceFailed(log: ((line: string) => void) | undefined) {
+  let said = false;
+  const state = {
+    writer: undefined as CassetteWriter | undefined,
+    say(error: WriteError) {
+      // A header that cannot be written: the writer's open throws that itself.
+      if (state.writer === undefined) return;
+      state.writer.fail(error);
+      if (said) return;
+      said = true;
+      error.reported = log !== undefined;
+      log?.(`${error.message}: the session goes on; nothing more is recorded`);
+    },
+  };
+  return state;
 }
 
 /** Starts the server; one that cannot be started leaves no cassette behind. */
@@ -194,8 +220,11 @@ async function endSession(
     exitCode: outcome.code,
     reason: outcome.how,
   });
-  await writer.close();
-  threads?.stop();
+  try {
+    await writer.close();
+  } finally {
+    threads?.stop();
+  }
   if (outcome.how !== "exited" && outcome.how !== "end-of-input") {
     const what = outcome.how === "SIGKILL" ? "was killed" : `ended on ${outcome.how}`;
     log?.(`the server ${what} ${outcome.stopMs ?? 0} ms after it was asked to stop`);
@@ -265,7 +294,6 @@ async function unanswered(path: string): Promise<boolean> {
 async function discard(writer: CassetteWriter, command: string[], code: number): Promise<never> {
   const inPlace = writer.writingPath === writer.path;
   await writer.abandon();
-  if (inPlace) await runtime.remove(writer.path);
   throw new ServerUnreachableError(
     `The server ${
       JSON.stringify(command.join(" "))

@@ -39,7 +39,11 @@ async function prepare(task: ThreadTask) {
   if (JSON.stringify(redactor?.info()) !== JSON.stringify(task.redaction)) {
     throw new Error("the redaction rules read here differ from the recording's");
   }
-  return { task, redactor, writer: await CassetteWriter.open(task.cassette, { append: true }) };
+  const writer = await CassetteWriter.open(task.cassette, {
+    append: true,
+    onFailure: (error) => post({ kind: "write-failed", message: error.message }),
+  });
+  return { task, redactor, writer };
 }
 
 /** Copies until the source ends: from stdin to the pipe `pipe` (c2s), or from it to stdout (s2c). */
@@ -75,6 +79,7 @@ async function run(pipe: string, start: number): Promise<void> {
   // The child reads the end of its input once this, its only writer, closes.
   from.close();
   to.close();
-  await writer.close();
+  // A failed write was reported as it happened; the main thread ends the recording.
+  await writer.close().catch(() => {});
   post({ kind: "done" });
 }

@@ -47,6 +47,8 @@ export type FromThread =
   | { kind: "failed"; message: string }
   | { kind: "opened" }
   | { kind: "log"; line: string }
+  /** The thread's write to the cassette failed (a full disk): it forwards on, writing nothing. */
+  | { kind: "write-failed"; message: string }
   | { kind: "done" };
 
 const OPEN = 0;
@@ -94,6 +96,8 @@ export interface ThreadOptions {
   session?: string;
   redactor?: Redactor;
   log?: (line: string) => void;
+  /** A thread's write failed; the message names the file and the cause. */
+  onWriteFailure?: (message: string) => void;
 }
 
 /**
@@ -113,7 +117,7 @@ export function prepareThreads(options: ThreadOptions): RecorderThreads | undefi
       redact: options.redactor?.recipe,
       redaction: options.redactor?.info(),
       gate: gates.subarray(i, i + 1),
-    }, options.log)
+    }, options)
   );
   if (threads.some((thread) => thread === undefined)) {
     threads.forEach((thread) => thread?.stop());
@@ -160,7 +164,7 @@ interface RecorderThread {
 /** Starts one thread and has it prepare; undefined where threads cannot start. */
 function startRecorderThread(
   task: ThreadTask,
-  log?: (line: string) => void,
+  { log, onWriteFailure }: ThreadOptions,
 ): RecorderThread | undefined {
   const prepared = later<boolean>();
   const opened = later<void>();
@@ -173,6 +177,7 @@ function startRecorderThread(
       else if (received.kind === "failed") prepared.resolve(false);
       else if (received.kind === "opened") opened.resolve();
       else if (received.kind === "log") log?.(received.line);
+      else if (received.kind === "write-failed") onWriteFailure?.(received.message);
       else done.resolve();
     },
     (message) => {

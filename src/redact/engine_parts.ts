@@ -8,9 +8,29 @@
 import type { Direction } from "../cassette/format.ts";
 import type { Span } from "./detectors.ts";
 import type { PointerRule, Rule, TextRule } from "./rules.ts";
-import { PLACEHOLDER_SOURCE } from "./strategy.ts";
+import { maskedExcerpt, PLACEHOLDER_SOURCE } from "./strategy.ts";
+import type { Finding } from "./redactor_types.ts";
 import { pathSteps } from "./rewrite.ts";
 import type { PathNode } from "./rewrite.ts";
+
+/** A rule found `secret` at `path`; `placeholder` is what it became. */
+export type Hit = (rule: Rule, path: string, secret: string, placeholder: string) => void;
+
+/** The top-level keys of a JSON-RPC envelope, never redacted. */
+export const ENVELOPE_KEYS = new Set(["jsonrpc", "id", "method"]);
+/** Keys whose base64 value is binary data, not text to scan. */
+export const BINARY_KEYS = new Set(["data", "blob"]);
+/** Anchors, word boundaries and lookarounds: a hint with one may match in a string and not in the line around it. */
+export const ASSERTION = /\\[bB]|\^|\$|\(\?<?[=!]/;
+/** Scrubbing a string repeats until nothing changes; rules converge long before this. */
+export const MAX_PASSES = 8;
+
+/** The findings a scan reports to its `hit`, with masked excerpts. */
+export function found(scan: (hit: Hit) => void): Finding[] {
+  const all: Finding[] = [];
+  scan((rule, path, secret) => all.push({ rule: rule.id, path, excerpt: maskedExcerpt(secret) }));
+  return all;
+}
 
 const PLACEHOLDERS = new RegExp(PLACEHOLDER_SOURCE, "g");
 

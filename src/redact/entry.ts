@@ -158,7 +158,10 @@ export function mergeRedactionInfo(
   for (const pack of now.packs ?? []) {
     if (!packs.some((known) => known.sha256 === pack.sha256)) packs.push(pack);
   }
-  return packs.length > 0 ? { rules, packs } : { rules };
+  const merged: RedactionInfo = packs.length > 0 ? { rules, packs } : { rules };
+  const digest = now.digest ?? before?.digest;
+  if (digest) merged.digest = digest;
+  return merged;
 }
 
 /** The header with its server command line and URL redacted, and `redaction` set to `info`. */

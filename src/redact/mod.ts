@@ -19,7 +19,8 @@
  * @module
  */
 import type { Direction, RedactionInfo } from "../cassette/format.ts";
-import { CassetteError } from "../errors.ts";
+import { CassetteError, UsageError } from "../errors.ts";
+import { KEY_HINT, PlaceholderDigest } from "./digest.ts";
 import { DETECTOR_NAMES } from "./detectors.ts";
 import { loadPack } from "./pack.ts";
 import type { RulePack } from "./pack.ts";
@@ -31,6 +32,8 @@ import { DEFAULT_HASH_KEY } from "./strategy.ts";
 
 export type { Finding, Redactor } from "./redactor.ts";
 export { RuleEngine } from "./redactor.ts";
+export { PlaceholderDigest } from "./digest.ts";
+export type { DigestInfo } from "./digest.ts";
 export type { Rule, RuleDirection } from "./rules.ts";
 export type { RulePack } from "./pack.ts";
 export type { Strategy } from "./strategy.ts";
@@ -68,13 +71,21 @@ import type { RedactOptions } from "./options.ts";
 export async function createRedactor(options: RedactOptions = {}): Promise<Redactor> {
   const packs: RulePack[] = [];
   for (const path of options.packs ?? []) packs.push(await loadPack(path));
+  const digest = options.digestKey === undefined
+    ? undefined
+    : options.digestSalt === undefined
+    ? PlaceholderDigest.fresh(options.digestKey)
+    : new PlaceholderDigest(options.digestKey, options.digestSalt);
   const engine = buildEngine(
     packs,
     options.rules ?? [],
     options.detectors ?? true,
     options.hashKey,
+    digest,
   );
-  return Object.assign(engine, { recipe: structuredClone(options) });
+  const recipe = structuredClone(options);
+  if (digest) recipe.digestSalt = digest.salt;
+  return Object.assign(engine, { recipe });
 }
 
 function buildEngine(
@@ -82,6 +93,7 @@ function buildEngine(
   specs: string[],
   detectors: boolean | readonly string[],
   hashKey: string | undefined,
+  digest?: PlaceholderDigest,
 ): RuleEngine {
   for (const name of Array.isArray(detectors) ? detectors : []) {
     if (!DETECTOR_NAMES.includes(name)) {
@@ -94,7 +106,7 @@ function buildEngine(
     DEFAULT_KEY_RULE,
     ...(detectors === false ? [] : detectorRules(detectors === true ? undefined : detectors)),
   ];
-  return new RuleEngine(rules, hashKey ?? DEFAULT_HASH_KEY, packs);
+  return new RuleEngine(rules, hashKey ?? DEFAULT_HASH_KEY, packs, digest);
 }
 
 /** Options for {@linkcode createReplayRedactor}. */
@@ -103,6 +115,35 @@ export interface ReplayRedactOptions {
   packs?: string[];
   /** The hash key the recording used (needed for `hash` rules to reproduce). */
   hashKey?: string;
+  /** The secret key of the recording's keyed placeholders (needed when its header has `digest`). */
+  digestKey?: string;
+  /** The cassette, named in the error when the key is missing or another. */
+  cassette?: string;
+}
+
+/**
+ * The digest of a cassette's keyed placeholders under `key`; a
+ * {@linkcode UsageError} (exit 2) naming the cassette when the key is missing
+ * or is not the one its placeholders were made with.
+ */
+export function recordedDigest(
+  info: RedactionInfo,
+  key: string | undefined,
+  cassette = "the cassette",
+): PlaceholderDigest | undefined {
+  if (!info.digest) return undefined;
+  if (key === undefined) {
+    throw new UsageError(
+      `${cassette}: its redacted values are keyed and no key is set; ${KEY_HINT}`,
+    );
+  }
+  const digest = new PlaceholderDigest(key, info.digest.salt);
+  if (digest.keyId !== info.digest.key) {
+    throw new UsageError(
+      `${cassette}: its redacted values were keyed with another key (id ${info.digest.key}, this key's is ${digest.keyId}); ${KEY_HINT}`,
+    );
+  }
+  return digest;
 }
 
 /**
@@ -123,6 +164,7 @@ export async function createReplayRedactor(
   options: ReplayRedactOptions = {},
 ): Promise<Redactor> {
   if (!info) return buildEngine([], [], false, options.hashKey);
+  const digest = recordedDigest(info, options.digestKey, options.cassette);
   const offered: RulePack[] = [];
   for (const path of options.packs ?? []) offered.push(await loadPack(path));
   const packs = (info.packs ?? []).map((wanted) => {
@@ -152,5 +194,6 @@ export async function createReplayRedactor(
     specs,
     detectors.filter((name) => DETECTOR_NAMES.includes(name)),
     options.hashKey,
+    digest,
   );
 }

@@ -19,4 +19,12 @@ export interface RedactOptions {
    * `MCP_CASSETTE_REDACT_KEY`, else leave it out for `DEFAULT_HASH_KEY` (./strategy.ts).
    */
   hashKey?: string;
+  /**
+   * The secret key of keyed placeholders (`[REDACTED:email:3f9a…]`, ./digest.ts):
+   * with it, distinct values stay distinct placeholders; without it, every
+   * value a rule finds becomes the same `[REDACTED:<label>]`.
+   */
+  digestKey?: string;
+  /** The cassette's salt for keyed placeholders; a fresh one when left out (set in `recipe`). */
+  digestSalt?: string;
 }

@@ -24,13 +24,19 @@ import {
 import type { RulePack } from "./pack.ts";
 import { DEFAULT_KEY_RULE, EMBEDDED_JSON_KEY_RULE, RAW_KEY_RULE } from "./rules.ts";
 import type { KeyRule, PointerRule, Rule, TextRule } from "./rules.ts";
-import { applyStrategy, isPlaceholder, maskedExcerpt } from "./strategy.ts";
+import { applyStrategy, isPlaceholder } from "./strategy.ts";
 import { childPath, rewrite } from "./rewrite.ts";
+import type { PlaceholderDigest } from "./digest.ts";
 import {
   applies,
+  ASSERTION,
+  BINARY_KEYS,
   decodeQuery,
   encodeQuery,
+  ENVELOPE_KEYS,
+  found,
   mapQuery,
+  MAX_PASSES,
   nonOverlapping,
   pointerMatches,
   pointerOf,
@@ -43,14 +49,7 @@ import type { PathNode, Visit } from "./rewrite.ts";
 export type { Finding, Redactor } from "./redactor_types.ts";
 import type { Finding, Redactor } from "./redactor_types.ts";
 
-type Hit = (rule: Rule, path: string, secret: string) => void;
-
-const ENVELOPE_KEYS = new Set(["jsonrpc", "id", "method"]);
-const BINARY_KEYS = new Set(["data", "blob"]);
-/** Anchors, word boundaries and lookarounds: a hint with one may match in a string and not in the line around it. */
-const ASSERTION = /\\[bB]|\^|\$|\(\?<?[=!]/;
-/** Scrubbing a string repeats until nothing changes; rules converge long before this. */
-const MAX_PASSES = 8;
+import type { Hit } from "./engine_parts.ts";
 
 /** The rule engine behind {@linkcode Redactor}. */
 export class RuleEngine implements Redactor {
@@ -63,7 +62,12 @@ export class RuleEngine implements Redactor {
   readonly #gates = new WeakMap<TextRule[], RuleGate>();
   readonly #keyRuleLists = new WeakMap<TextRule[], TextRule[]>();
 
-  constructor(rules: Rule[], readonly hashKey: string, readonly packs: RulePack[] = []) {
+  constructor(
+    rules: Rule[],
+    readonly hashKey: string,
+    readonly packs: RulePack[] = [],
+    readonly digest?: PlaceholderDigest,
+  ) {
     this.#all = rules;
     this.#text = rules.filter((rule): rule is TextRule => rule.kind === "text");
     this.#keys = rules.filter((rule): rule is KeyRule => rule.kind === "key");
@@ -72,6 +76,14 @@ export class RuleEngine implements Redactor {
 
   message(msg: Json, dir: Direction): Json {
     return this.#message(msg, dir, () => {});
+  }
+
+  messageWithValues(msg: Json, dir: Direction): { message: Json; values: Map<string, string> } {
+    const values = new Map<string, string>();
+    const message = this.#message(msg, dir, (_rule, _path, secret, placeholder) => {
+      if (this.digest && placeholder.startsWith("[REDACTED:")) values.set(placeholder, secret);
+    });
+    return { message, values };
   }
 
   keepsLine(line: string, dir: Direction): boolean {
@@ -123,37 +135,25 @@ export class RuleEngine implements Redactor {
     if (this.packs.length > 0) {
       info.packs = this.packs.map((pack) => ({ name: pack.name, sha256: pack.sha256 }));
     }
+    if (this.digest) info.digest = this.digest.info();
     return info;
   }
 
   findings(value: Json | string, dir: Direction): Finding[] {
-    const found: Finding[] = [];
-    const hit: Hit = (rule, path, secret) =>
-      found.push({ rule: rule.id, path, excerpt: maskedExcerpt(secret) });
-    if (typeof value === "string") {
-      this.#scrub(value, this.#textRules(dir, RAW_KEY_RULE), () => "", hit);
-    } else this.#message(value, dir, hit);
-    return found;
+    return found((hit) => {
+      if (typeof value !== "string") this.#message(value, dir, hit);
+      else this.#scrub(value, this.#textRules(dir, RAW_KEY_RULE), () => "", hit);
+    });
   }
 
   /** Findings in headers (paths are `/<header name>`). */
   headerFindings(h: Record<string, string>): Finding[] {
-    const found: Finding[] = [];
-    this.#headers(
-      h,
-      (rule, path, secret) => found.push({ rule: rule.id, path, excerpt: maskedExcerpt(secret) }),
-    );
-    return found;
+    return found((hit) => this.#headers(h, hit));
   }
 
   /** Findings in a path and query (paths are `?<parameter>`). */
   urlFindings(pathAndQuery: string): Finding[] {
-    const found: Finding[] = [];
-    this.#url(
-      pathAndQuery,
-      (rule, path, secret) => found.push({ rule: rule.id, path, excerpt: maskedExcerpt(secret) }),
-    );
-    return found;
+    return found((hit) => this.#url(pathAndQuery, hit));
   }
 
   /**
@@ -301,8 +301,13 @@ export class RuleEngine implements Redactor {
 
   #replaceWhole(value: string, rule: Rule, path: PathNode, hit: Hit): string {
     if (isPlaceholder(value)) return value;
-    hit(rule, pointerOf(path), value);
-    return applyStrategy(rule.strategy, rule.label, value, this.hashKey);
+    const placeholder = this.#placeholder(rule, value);
+    hit(rule, pointerOf(path), value, placeholder);
+    return placeholder;
+  }
+
+  #placeholder(rule: Rule, secret: string): string {
+    return applyStrategy(rule.strategy, rule.label, secret, this.hashKey, this.digest);
   }
 
   /** Runs text rules over `text` until nothing more changes, never touching placeholders. */
@@ -335,11 +340,9 @@ export class RuleEngine implements Redactor {
           const secret = part.text.slice(span.start, span.end);
           if (span.start < at || isPlaceholder(secret)) continue;
           if (span.start > at) next.push({ text: part.text.slice(at, span.start), locked: false });
-          hit(rule, pointer(), secret);
-          next.push({
-            text: applyStrategy(rule.strategy, rule.label, secret, this.hashKey),
-            locked: true,
-          });
+          const placeholder = this.#placeholder(rule, secret);
+          hit(rule, pointer(), secret, placeholder);
+          next.push({ text: placeholder, locked: true });
           at = span.end;
         }
         if (at === 0) next.push(part);
@@ -362,7 +365,7 @@ export class RuleEngine implements Redactor {
         headers[name] = value;
       } else if (isCredentialHeader(name) || this.#keys.some((rule) => rule.matches(name))) {
         const rule = this.#keys.find((candidate) => candidate.matches(name)) ?? DEFAULT_KEY_RULE;
-        hit(rule, "/" + pointerStep(name), value);
+        hit(rule, "/" + pointerStep(name), value, "");
         credentials.push(name);
       } else {
         headers[name] = this.#scrub(value, rules, () => "/" + pointerStep(name), hit);
@@ -386,10 +389,9 @@ export class RuleEngine implements Redactor {
     const keyRule = this.#keys.find((rule) => rule.matches(name));
     if (keyRule) {
       if (value === "") return pair;
-      hit(keyRule, path, value);
-      return `${rawName}=${
-        encodeQuery(applyStrategy(keyRule.strategy, keyRule.label, value, this.hashKey))
-      }`;
+      const placeholder = this.#placeholder(keyRule, value);
+      hit(keyRule, path, value, placeholder);
+      return `${rawName}=${encodeQuery(placeholder)}`;
     }
     const scrubbed = this.#scrub(value, this.#textRules("any"), () => path, hit);
     return scrubbed === value ? pair : `${rawName}=${encodeQuery(scrubbed)}`;

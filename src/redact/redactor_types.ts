@@ -28,6 +28,11 @@ export interface Redactor {
   /** A redacted copy of a JSON-RPC message (or batch); the same object when nothing changed. */
   message(msg: Json, dir: Direction): Json;
   /**
+   * {@linkcode message}, and each keyed placeholder it made with the value it
+   * stands for (a replay puts a live request's values back into the answer).
+   */
+  messageWithValues(msg: Json, dir: Direction): { message: Json; values: Map<string, string> };
+  /**
    * True when {@linkcode message} would leave the message this line of JSON
    * holds unchanged, judged from the text alone; false when that cannot be
    * told so cheaply (the line must then go through `message`).

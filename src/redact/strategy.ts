@@ -9,6 +9,7 @@
  * @module
  */
 import { hmacSha256Hex } from "./sha256.ts";
+import type { PlaceholderDigest } from "./digest.ts";
 
 /** How a matched secret is replaced. */
 export type Strategy = "replace" | "hash" | "mask";
@@ -27,9 +28,9 @@ export const DEFAULT_HASH_KEY = "mcp-cassette/redact/default-key/v1";
 /** A label allowed inside a placeholder. */
 export const LABEL_PATTERN = /^[A-Za-z0-9_.-]+$/;
 
-/** Matches any placeholder a strategy produces. */
+/** Matches any placeholder a strategy produces (`replace` with or without a keyed digest). */
 export const PLACEHOLDER_SOURCE = String
-  .raw`\[(?:REDACTED:[A-Za-z0-9_.-]+|HASH:[A-Za-z0-9_.-]+:[0-9a-f]{8}|MASK:[A-Za-z0-9_.-]+:[A-Za-z0-9_.@+*-]{0,8})\]`;
+  .raw`\[(?:REDACTED:[A-Za-z0-9_.-]+(?::[0-9a-f]{16})?|HASH:[A-Za-z0-9_.-]+:[0-9a-f]{8}|MASK:[A-Za-z0-9_.-]+:[A-Za-z0-9_.@+*-]{0,8})\]`;
 
 const WHOLE_PLACEHOLDER = new RegExp(`^${PLACEHOLDER_SOURCE}$`);
 
@@ -53,16 +54,20 @@ function maskTail(value: string): string {
   return value.slice(value.length - keep).replace(/[^A-Za-z0-9_.@+-]/g, "*");
 }
 
-/** Applies a strategy to one secret. */
+/**
+ * Applies a strategy to one secret. With `digest`, `replace` names the value
+ * by its keyed digest (./digest.ts), so distinct values stay distinct.
+ */
 export function applyStrategy(
   strategy: Strategy,
   label: string,
   secret: string,
   hashKey: string,
+  digest?: PlaceholderDigest,
 ): string {
   switch (strategy) {
     case "replace":
-      return `[REDACTED:${label}]`;
+      return digest ? `[REDACTED:${label}:${digest.of(label, secret)}]` : `[REDACTED:${label}]`;
     case "hash":
       return `[HASH:${label}:${keyedHash(hashKey, secret)}]`;
     case "mask": {

@@ -10,18 +10,23 @@ import { ErrorCode, errorResponse, MAX_BATCH_SIZE } from "../jsonrpc.ts";
 import type { JsonRpcMessage } from "../jsonrpc.ts";
 import type { Outlet } from "./outlet.ts";
 import type { ReplaySession } from "./session.ts";
+import { keepingIdText, lostIdText, memberTexts } from "./exact_id.ts";
 
 /**
  * Handles one client message; if handling fails (a message nested too deeply
  * to fingerprint, a bug), the client gets a `-32603` answer naming why.
- * Resolves once the answer is sent; `log` hears of the failure.
+ * Resolves once the answer is sent; `log` hears of the failure. `text`, the
+ * message's own text, lets the answer carry the id exactly as written.
  */
 export async function receiveGuarded(
   session: ReplaySession,
   message: unknown,
   outlet: Outlet,
   log?: (line: string) => void,
+  text?: string,
 ): Promise<void> {
+  const own = text === undefined ? undefined : lostIdText(text, message);
+  if (own !== undefined) outlet = keepingIdText(outlet, (message as { id: number }).id, own);
   try {
     await session.receive(message, outlet);
   } catch (error) {
@@ -41,13 +46,15 @@ export async function receiveGuarded(
  * recording sent meanwhile) goes out through `outlet` at once. Resolves with
  * the text of the answers as one JSON array, or undefined when no member
  * needed an answer. An empty batch is answered with one error, and members
- * past {@linkcode MAX_BATCH_SIZE} are refused with one error.
+ * past {@linkcode MAX_BATCH_SIZE} are refused with one error. `text`, the
+ * batch's own text, lets each answer carry its id exactly as written.
  */
 export async function answerBatch(
   session: ReplaySession,
   batch: readonly unknown[],
   outlet: Outlet,
   log?: (line: string) => void,
+  text?: string,
 ): Promise<string | undefined> {
   if (batch.length === 0) {
     return JSON.stringify(
@@ -66,7 +73,10 @@ export async function answerBatch(
     },
   };
   const handled = batch.slice(0, MAX_BATCH_SIZE);
-  await Promise.all(handled.map((message) => receiveGuarded(session, message, collecting, log)));
+  const texts = text === undefined ? undefined : memberTexts(text, batch);
+  await Promise.all(
+    handled.map((message, at) => receiveGuarded(session, message, collecting, log, texts?.[at])),
+  );
   if (batch.length > MAX_BATCH_SIZE) {
     const refused =
       `Batch too large: ${batch.length} members, at most ${MAX_BATCH_SIZE} are handled; the other ${

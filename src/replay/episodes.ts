@@ -176,7 +176,6 @@ class SessionBuilder {
             : withText({ msg, t: entry.t, sse: entry.sse }, text);
         }
         this.#open.delete(idKey(msg.id));
-        this.reads.answered(trigger);
         return;
       }
     }

@@ -27,9 +27,11 @@ export type Lookup =
 /** The answer book of one live session, with the options that decide a match. */
 export class SessionMatcher {
   readonly book: AnswerBook<Trigger>;
+  /** The live values behind the keyed placeholders of each rewritten request. */
+  readonly #values = new WeakMap<JsonRpcMessage, ReadonlyMap<string, string>>();
 
   constructor(triggers: readonly Trigger[], private readonly options: ReplayOptions) {
-    this.book = new AnswerBook(triggers);
+    this.book = new AnswerBook(triggers, sameAnswer);
   }
 
   /**
@@ -45,8 +47,14 @@ export class SessionMatcher {
   }
 
   async #rewrittenKey(message: JsonRpcMessage): Promise<RequestKey> {
-    const rewritten = await this.options.rewriteRequest!(message) as JsonRpcMessage;
-    return requestKey(rewritten, this.options.fingerprint);
+    const rewritten = await this.options.rewriteRequest!(message);
+    if (rewritten.values?.size) this.#values.set(message, rewritten.values);
+    return requestKey(rewritten.message as JsonRpcMessage, this.options.fingerprint);
+  }
+
+  /** What the keyed placeholders in `message`'s rewritten form stood for, when it was rewritten. */
+  valuesOf(message: JsonRpcMessage): ReadonlyMap<string, string> | undefined {
+    return this.#values.get(message);
   }
 
   /** Finds the recording for a live request (`message`, keyed `key`). */
@@ -78,6 +86,14 @@ export class SessionMatcher {
       (matcher.tool === undefined || key.method !== "tools/call" || matcher.tool === key.name)
     );
   }
+}
+
+/** True when two recordings answered alike: the same result or error, whatever their ids. */
+function sameAnswer(a: Trigger, b: Trigger): boolean {
+  const left = a.response?.msg;
+  const right = b.response?.msg;
+  if (!left || !right) return false;
+  return JSON.stringify([left.result, left.error]) === JSON.stringify([right.result, right.error]);
 }
 
 function runMatcher(

@@ -9,6 +9,12 @@ import type { PacingOptions } from "../faults/pacing.ts";
 import type { FingerprintOptions } from "../match/fingerprint.ts";
 import type { JsonRpcMessage } from "../jsonrpc.ts";
 
+/** A live message with the recording's redaction applied (see `rewriteRequest`). */
+export interface RewrittenRequest {
+  message: unknown;
+  values?: ReadonlyMap<string, string>;
+}
+
 /**
  * How a live request finds its recording: `exact` (the default) answers only
  * a request whose key (method, target and params, volatile parts and ignored
@@ -47,9 +53,11 @@ export interface ReplayOptions {
    * Applied to each live client message before matching: the client-direction
    * redaction rules, so a scrubbed recording still matches a real secret.
    * Called only for messages that do not match as sent; it may resolve later
-   * (replay loads the redaction rules on first use).
+   * (replay loads the redaction rules on first use). `values` maps each keyed
+   * placeholder it made to the live value, which the answer gets back where
+   * the recording's answer holds that placeholder.
    */
-  rewriteRequest?: (message: unknown) => unknown | Promise<unknown>;
+  rewriteRequest?: (message: unknown) => RewrittenRequest | Promise<RewrittenRequest>;
   /** Sees each client message as received (record mode `new_episodes` keeps the handshake). */
   observe?: (message: JsonRpcMessage) => void;
   /** Diagnostics, one line each (stderr on the CLI). */

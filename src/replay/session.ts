@@ -3,6 +3,7 @@
  *
  * @module
  */
+import { withLiveValues } from "./live_values.ts";
 import { ErrorCode, errorResponse, idKey } from "../jsonrpc.ts";
 import type { JsonObject, JsonRpcId, JsonRpcMessage } from "../jsonrpc.ts";
 import type { Match } from "../match/answer_book.ts";
@@ -74,7 +75,9 @@ export class ReplaySession {
       return await this.#notification(live, out);
     }
     if (hasId && ("result" in live || "error" in live)) {
-      const answer = this.options.rewriteRequest ? await this.options.rewriteRequest(live) : live;
+      const answer = this.options.rewriteRequest
+        ? (await this.options.rewriteRequest(live)).message
+        : live;
       return this.#answer(answer as JsonRpcMessage);
     }
     await invalid(out, "no method, result or error");
@@ -312,7 +315,8 @@ export class ReplaySession {
       await out.send(errorResponse(message.id, ErrorCode.ReplayMiss, divergent), sse);
       return;
     }
-    const ready = withLiveId(trigger.response!, message.id);
+    const values = this.#matcher?.valuesOf(message);
+    const ready = withLiveValues(withLiveId(trigger.response!, message.id), values);
     if (fault?.kind === "malformed") {
       await out.raw(malformedText(ready, fault.strategy), sse);
       return;

@@ -113,8 +113,8 @@ function handleLine(
       errorResponse(null, ErrorCode.ParseError, "Parse error: the line is not valid JSON"),
     );
   }
-  if (Array.isArray(message)) return sendBatch(session, message, outlet, log);
-  return receiveGuarded(session, message, outlet, log);
+  if (Array.isArray(message)) return sendBatch(session, message, outlet, log, line);
+  return receiveGuarded(session, message, outlet, log, line);
 }
 
 /**
@@ -155,8 +155,9 @@ async function sendBatch(
   session: ReplaySession,
   batch: unknown[],
   outlet: Outlet,
-  log?: (line: string) => void,
+  log: ((line: string) => void) | undefined,
+  text: string,
 ): Promise<void> {
-  const answers = await answerBatch(session, batch, outlet, log);
+  const answers = await answerBatch(session, batch, outlet, log, text);
   if (answers !== undefined) await outlet.raw(answers);
 }

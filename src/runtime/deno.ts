@@ -6,7 +6,6 @@
  * @module
  */
 import type {
-  AppendFile,
   BlockingEnd,
   ChildProcess,
   FileInfo,
@@ -19,7 +18,7 @@ import type {
   Signal,
   SpawnOptions,
 } from "./types.ts";
-import { openRandomReads, readFileBytes, readFileText } from "./deno_files.ts";
+import { openAppend, openRandomReads, readFileBytes, readFileText } from "./deno_files.ts";
 import { readableWithReadNow, writableWithWriteDirect } from "./immediate.ts";
 import { Deno, encoder, stdinStream, syncWritable, writeAllSync } from "./deno_api.ts";
 import type { DenoChild, DenoFile } from "./deno_api.ts";
@@ -221,21 +220,6 @@ function failedChild(error: Error): PipedChildProcess {
   };
 }
 
-function openAppend(path: string, options: { truncate?: boolean } = {}): AppendFile {
-  // Emptied first, then opened to append: every write lands at the end, even
-  // with other descriptors (the recorder's threads) appending to the same file.
-  if (options.truncate) Deno.openSync(path, { write: true, create: true, truncate: true }).close();
-  const file = Deno.openSync(path, { write: true, create: true, append: true });
-  return {
-    write(bytes) {
-      writeAllSync(file, bytes);
-    },
-    close() {
-      file.close();
-    },
-  };
-}
-
 async function stat(path: string): Promise<FileInfo | undefined> {
   try {
     const info = await Deno.lstat(path);
@@ -344,16 +328,6 @@ export const denoRuntime: Runtime = {
   readFileText,
   readFileBytes,
   openRandomReads,
-  writeTextFile: (path, text) => Deno.writeTextFile(path, text),
-  async createExclusive(path, text) {
-    try {
-      await Deno.writeTextFile(path, text, { createNew: true });
-      return true;
-    } catch (error) {
-      if ((error as { code?: string }).code === "EEXIST") return false;
-      throw error;
-    }
-  },
   openAppend,
   openBlocking,
   rename: (from, to) => Deno.rename(from, to),

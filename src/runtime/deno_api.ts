@@ -13,6 +13,8 @@ export interface DenoFile {
   readSync(buffer: Uint8Array): number | null;
   seekSync(offset: number, whence: number): number;
   writeSync(bytes: Uint8Array): number;
+  statSync(): DenoFileInfo;
+  truncateSync(length: number): void;
   close(): void;
   readable: ReadableStream<Uint8Array>;
 }
@@ -32,6 +34,9 @@ export interface DenoFileInfo {
   isSymlink: boolean;
   size: number;
   mtime: Date | null;
+  /** The inode and device (null on Windows). */
+  ino: number | null;
+  dev: number;
 }
 /** The `Deno` namespace, as far as this runtime uses it. */
 export interface DenoApi {
@@ -69,16 +74,17 @@ export interface DenoApi {
       create?: boolean;
       append?: boolean;
       truncate?: boolean;
+      createNew?: boolean;
     },
   ): DenoFile;
   readDirSync(path: string): Iterable<{ name: string }>;
   readLinkSync(path: string): string;
   readTextFile(path: string): Promise<string>;
-  writeTextFile(path: string, text: string, options?: { createNew?: boolean }): Promise<void>;
   rename(from: string, to: string): Promise<void>;
   realPath(path: string): Promise<string>;
   remove(path: string, options: { recursive: boolean }): Promise<void>;
   lstat(path: string): Promise<DenoFileInfo>;
+  lstatSync(path: string): DenoFileInfo;
   statSync(path: string): DenoFileInfo;
   kill(pid: number, signal: string): void;
   mkdir(path: string, options: { recursive: boolean }): Promise<void>;

@@ -14,6 +14,7 @@ import { Readable, Writable } from "node:stream";
 import { fileURLToPath } from "node:url";
 import type {
   AppendFile,
+  AppendOptions,
   ChildProcess,
   FileInfo,
   PipedChildProcess,
@@ -81,18 +82,25 @@ function spawnPiped(command: readonly string[], options: SpawnOptions = {}): Pip
   });
 }
 
-function openAppend(filePath: string, options: { truncate?: boolean } = {}): AppendFile {
-  // Appending even after emptying it, as on Deno: every write lands at the end.
-  const { O_APPEND, O_CREAT, O_TRUNC, O_WRONLY } = fs.constants;
+function openAppend(filePath: string, options: AppendOptions = {}): AppendFile {
+  // O_NOFOLLOW: a symbolic link at the path fails with ELOOP; O_EXCL follows nothing.
+  const { O_APPEND, O_CREAT, O_EXCL, O_NOFOLLOW, O_WRONLY } = fs.constants;
   const fd = fs.openSync(
     filePath,
-    O_WRONLY | O_CREAT | O_APPEND | (options.truncate ? O_TRUNC : 0),
+    O_WRONLY | O_CREAT | O_APPEND | (options.createNew ? O_EXCL : O_NOFOLLOW),
+    options.mode ?? 0o666,
   );
   return {
     write(bytes) {
-      let offset = 0;
-      while (offset < bytes.length) offset += fs.writeSync(fd, bytes, offset);
+      let written = 0;
+      try {
+        while (written < bytes.length) written += fs.writeSync(fd, bytes, written);
+      } catch (error) {
+        throw Object.assign(error as Error, { written });
+      }
     },
+    size: () => fs.fstatSync(fd).size,
+    truncate: (length) => fs.ftruncateSync(fd, length),
     close() {
       fs.closeSync(fd);
     },
@@ -154,16 +162,6 @@ function openRandomReads(filePath: string): RandomReads {
     },
     close: () => fs.closeSync(fd),
   };
-}
-
-async function createExclusive(filePath: string, text: string): Promise<boolean> {
-  try {
-    await fsp.writeFile(filePath, text, { flag: "wx" });
-    return true;
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "EEXIST") return false;
-    throw error;
-  }
 }
 
 /**
@@ -262,8 +260,6 @@ export const nodeCompatRuntime: Runtime = {
   readFileText,
   readFileBytes,
   openRandomReads,
-  writeTextFile: (filePath, text) => fsp.writeFile(filePath, text),
-  createExclusive,
   openAppend,
   rename: (from, to) => fsp.rename(from, to),
   realPath: (filePath) => fsp.realpath(filePath),

@@ -66,11 +66,31 @@ export interface PipedChildProcess extends ChildProcess {
 /** A signal the runtime sends to a child process. */
 export type Signal = "SIGINT" | "SIGTERM" | "SIGKILL";
 
-/** A file opened for appending, one synchronous write per call. */
+/**
+ * A file opened for appending, one synchronous write per call. A write that
+ * fails throws an error whose `written` says how many of its bytes landed
+ * (a full disk takes part of a write before it refuses the rest).
+ */
 export interface AppendFile {
   /** Writes all of `bytes` before returning, so a kill -9 after it loses nothing. */
   write(bytes: Uint8Array): void;
+  /** The file's size now. */
+  size(): number;
+  /** Cuts the file to `length` bytes (the torn end of a failed write). */
+  truncate(length: number): void;
   close(): void;
+}
+
+/** How {@linkcode Runtime.openAppend} opens its file. */
+export interface AppendOptions {
+  /**
+   * Create the file, failing with `EEXIST` when anything is at the path, a
+   * symbolic link too (`O_EXCL`: nothing is followed). Without it the file
+   * is opened if it exists, created if not.
+   */
+  createNew?: boolean;
+  /** With `createNew`, the new file's permission bits (a key file is 0600). */
+  mode?: number;
 }
 
 /** What {@linkcode Runtime.stat} tells. */
@@ -204,10 +224,12 @@ export interface Runtime {
   readFileBytes(path: string): ReadableStream<Uint8Array>;
   /** Opens a file for reads at any position (a replay reads its frames back). */
   openRandomReads(path: string): RandomReads;
-  writeTextFile(path: string, text: string): Promise<void>;
-  /** Creates the file only if it does not exist; resolves false when it does. */
-  createExclusive(path: string, text: string): Promise<boolean>;
-  openAppend(path: string, options?: { truncate?: boolean }): AppendFile;
+  // Writing a whole file is src/files/safe_write.ts's job, over openAppend: no link is followed.
+  /**
+   * Opens a file to append to. A symbolic link at the path is never
+   * followed: the open fails with code `ELOOP`.
+   */
+  openAppend(path: string, options?: AppendOptions): AppendFile;
   rename(from: string, to: string): Promise<void>;
   /** The path with every symbolic link resolved. */
   realPath(path: string): Promise<string>;

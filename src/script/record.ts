@@ -19,6 +19,7 @@ import type { PipedChildProcess } from "../runtime/mod.ts";
 import type { Playbook } from "./playbook.ts";
 import { formatStep, playbookConnection, runPlaybook } from "./runner.ts";
 import type { ScriptOutcome } from "./runner.ts";
+import { writeFileSafely } from "../files/safe_write.ts";
 
 /** The header `meta` key that marks a scripted cassette; its value is the playbook's file name. */
 export const SCRIPTED_META_KEY = "scripted";
@@ -58,9 +59,8 @@ export async function labelCassette(path: string, labels: JsonObject): Promise<v
     ? header.meta
     : {};
   header.meta = { ...meta, ...labels };
-  const temp = `${path}.label-${runtime.pid()}`;
-  await runtime.writeTextFile(temp, JSON.stringify(header) + (end === -1 ? "\n" : text.slice(end)));
-  await runtime.rename(temp, path);
+  const labelled = JSON.stringify(header) + (end === -1 ? "\n" : text.slice(end));
+  await writeFileSafely(path, labelled, { what: "the cassette" });
 }
 
 /** Copies the recorder's stderr to ours; resolves with the URL it prints when listening. */

@@ -22,6 +22,7 @@ export class ReportError extends CassetteError {
 
 export type { RecordedUse } from "../replay/report.ts";
 import type { RecordedUse } from "../replay/report.ts";
+import { writeFileSafely } from "../files/safe_write.ts";
 
 /** A live request a run asked that no recording answered. */
 export interface ReportMiss {
@@ -242,18 +243,10 @@ export function wasAsked(use: RecordedUse | undefined): boolean {
 }
 
 /**
- * Writes `text` to `<path>.tmp` and renames it over `path`, so a reader never
- * sees half a file and a failed write leaves the old one.
+ * Writes `text` through a side file renamed over `path`
+ * (../files/safe_write.ts), so a reader never sees half a file, a failed
+ * write leaves the old one, and a link at `path` is refused, not followed.
  */
 export async function writeAside(path: string, text: string): Promise<void> {
-  const temporary = `${path}.tmp`;
-  try {
-    await runtime.writeTextFile(temporary, text);
-    await runtime.rename(temporary, path);
-  } catch (error) {
-    await runtime.remove(temporary).catch(() => {});
-    throw new CassetteError(
-      `Cannot write ${path}: ${(error as Error).message.split("\n")[0]}`,
-    );
-  }
+  await writeFileSafely(path, text);
 }

@@ -14,6 +14,7 @@ import type { FormattingOptions } from "jsonc-parser";
 import { runtime } from "../runtime/mod.ts";
 import { ConfigError, parseClientConfig } from "./config.ts";
 import type { ClientConfig, ServerEntry } from "./config.ts";
+import { writeFileSafely } from "../files/safe_write.ts";
 
 /** The suffix of the backup kept beside a wrapped config. */
 export const BACKUP_SUFFIX = ".mcp-cassette-backup";
@@ -184,7 +185,7 @@ export async function wrapConfig(options: WrapOptions): Promise<number> {
   }
   // The original moves aside whole; the wrapped text takes its place.
   await runtime.rename(options.file, backup);
-  await runtime.writeTextFile(options.file, edited);
+  await writeFileSafely(options.file, edited, { what: "the config" });
   options.log(`${options.file}: the original is kept as ${backup} until wrap --unwrap`);
   return 0;
 }

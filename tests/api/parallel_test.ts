@@ -108,7 +108,7 @@ test("new_episodes: one unrecorded request reaches the live server once and is a
   // The appended exchanges are scrubbed by the cassette's own rules, both ways.
   const written = (await import("node:fs")).readFileSync(cassette, "utf8");
   assert.doesNotMatch(written, /sk-ant-api03-a{24}/);
-  assert.match(JSON.stringify(forwarded[1]), /key \[REDACTED:anthropic-key\]/);
+  assert.match(JSON.stringify(forwarded[1]), /key \[REDACTED:anthropic-key:[0-9a-f]{16}\]/);
   assert.deepEqual((forwarded[0] as unknown as { msg: { params: unknown } }).msg.params, {
     name: "get-structured-content",
     arguments: { location: "New York" },

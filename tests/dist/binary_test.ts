@@ -9,7 +9,7 @@
  */
 import { after, test } from "node:test";
 import assert from "node:assert/strict";
-import { rmSync } from "node:fs";
+import { readFileSync, rmSync } from "node:fs";
 import path from "node:path";
 import { run, tempDir } from "../helpers.ts";
 import { hostBinary, overridesInName, recordWith, replayWith } from "./_runtimes.ts";
@@ -29,6 +29,15 @@ test(NAME, async () => {
   const cassette = path.join(work, "binary.cassette.jsonl");
   const recorded = await recordWith([binary], cassette);
   assert.deepEqual(await replayWith([binary], cassette), recorded);
+
+  // The modules replay loads lazily are in the binary too (the test helpers' --run-log path).
+  const runLog = path.join(work, "run.jsonl");
+  const logged = await run([binary, "replay", cassette, "--run-log", runLog], {
+    cwd: work,
+    input: "",
+  });
+  assert.equal(logged.code, 0, logged.stderr);
+  assert.match(readFileSync(runLog, "utf8"), /"event":"end","action":"replay","code":0/);
 
   // Run from a folder with no cli.ts anywhere near: the binary must start itself.
   const demo = await run([binary, "demo", "--out", path.join(work, "demo")], { cwd: work });

@@ -118,11 +118,14 @@ describe("mcp-cassette redact", { timeout: 60_000 }, () => {
       "keys:default",
       "detector:private-key",
     ]);
-    assert.equal(first.server.url, "http://example.test/mcp?api_key=[REDACTED:credential]");
+    assert.match(
+      first.server.url,
+      /^http:\/\/example\.test\/mcp\?api_key=\[REDACTED:credential:[0-9a-f]{16}\]$/,
+    );
     assert.deepEqual(request.credentials, ["authorization"]);
     assert.deepEqual(request.headers, { accept: "application/json" });
     assert.equal(call.msg.params._meta.progressToken, "p-1");
-    assert.equal(call.msg.params.arguments.password, "[REDACTED:credential]");
+    assert.match(call.msg.params.arguments.password, /^\[REDACTED:credential:[0-9a-f]{16}\]$/);
     assert.equal(result.msg.result.maxTokens, 10);
     assert.deepEqual(readdirSync(dir).filter((name) => name.endsWith(".partial")), []);
     assert.equal(cli(path, "--scan", "--redact", "/params/name").code, 0);

@@ -72,7 +72,9 @@ test("every planted secret is gone from the recorded cassette, and the replay st
     assert.deepEqual(answers.map((answer) => answer.id), [1, 2]);
     assert.equal(answers[1].error, undefined, JSON.stringify(answers[1]));
     assert.ok(
-      answers[1].result.structuredContent.tokens["[REDACTED:github-token]"],
+      Object.keys(answers[1].result.structuredContent.tokens).some((key) =>
+        /^\[REDACTED:github-token:[0-9a-f]{16}\]$/.test(key)
+      ),
       "the key is renamed",
     );
   } finally {

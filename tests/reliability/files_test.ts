@@ -7,7 +7,7 @@
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import path from "node:path";
 import { loadCassette } from "../../src/cassette/reader.ts";
 import { CLI, run, tempDir } from "../helpers.ts";
@@ -56,6 +56,11 @@ async function busyRecorder(cassette: string, window = "0"): Promise<LineProcess
   return live;
 }
 
+/** The side files (`<cassette>.<random>.partial`) a killed re-recording left in `dir`. */
+function sideFiles(dir: string): string[] {
+  return readdirSync(dir).filter((name) => /\.[0-9a-f]{16}\.partial$/.test(name));
+}
+
 test("re-recording killed with SIGKILL leaves the old cassette byte-identical", async () => {
   const dir = tempDir("mcp-cassette-files-");
   const cassette = path.join(dir, "old.cassette.jsonl");
@@ -69,7 +74,7 @@ test("re-recording killed with SIGKILL leaves the old cassette byte-identical", 
     live.child.kill("SIGKILL");
     await live.closed;
     assert.ok(readFileSync(cassette).equals(before), `kill ${i}: the old cassette changed`);
-    assert.ok(existsSync(`${cassette}.partial`), "the new recording was being written aside");
+    assert.ok(sideFiles(dir).length > 0, "the new recording was being written aside");
   }
   // Within the append window the relaunch appends in place: the old bytes stay a prefix.
   const appending = await busyRecorder(cassette, "600000");
@@ -81,8 +86,9 @@ test("re-recording killed with SIGKILL leaves the old cassette byte-identical", 
   );
   assert.ok((await loadCassette(cassette)).entries.some((entry) => entry.session === "launch-2"));
   // The next complete recording replaces the debris and the old cassette.
+  for (const side of sideFiles(dir)) rmSync(path.join(dir, side));
   await recordOnce(cassette, 2);
-  assert.ok(!existsSync(`${cassette}.partial`));
+  assert.deepEqual(sideFiles(dir), []);
   assert.equal(
     (await loadCassette(cassette)).entries.filter((entry) =>
       entry.type === "message" && entry.dir === "c2s"
@@ -101,7 +107,7 @@ for (const signal of ["SIGINT", "SIGTERM"] as const) {
     assert.ok(existsSync(`${cassette}.claim`), "the recording holds a claim while it runs");
     live.child.kill(signal);
     await live.closed;
-    assert.ok(!existsSync(`${cassette}.partial`), ".partial left behind");
+    assert.deepEqual(sideFiles(dir), [], ".partial left behind");
     assert.ok(!existsSync(`${cassette}.claim`), ".claim left behind");
     const loaded = await loadCassette(cassette);
     assert.equal(loaded.torn, undefined);
@@ -131,6 +137,6 @@ test("a server that cannot start leaves the old cassette and no debris (exit 7)"
   ], { input: "" });
   assert.equal(failed.code, 7, failed.stderr);
   assert.ok(readFileSync(cassette).equals(before));
-  assert.ok(!existsSync(`${cassette}.partial`));
+  assert.deepEqual(sideFiles(dir), []);
   assert.ok(!existsSync(`${cassette}.claim`));
 });

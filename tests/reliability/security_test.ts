@@ -151,7 +151,7 @@ describe("record: credentials and cassette paths", () => {
     }
   });
 
-  it("refuses a cassette path that is a symlink (exit 2, target unchanged) unless --force", async () => {
+  it("refuses a cassette path that is a symlink (exit 2, target unchanged); --force replaces the link, never writing through it", async () => {
     const target = path.join(dir, "elsewhere.txt");
     const link = path.join(dir, "link.cassette.jsonl");
     writeFileSync(target, "precious\n");
@@ -168,11 +168,8 @@ describe("record: credentials and cassette paths", () => {
       input: INIT + "\n",
     });
     assert.equal(forced.code, 0, forced.stderr);
-    assert.match(
-      readFileSync(target, "utf8"),
-      /"format":"mcp-cassette"/,
-      "written through the link",
-    );
-    assert.ok(lstatSync(link).isSymbolicLink(), "the link is still a link");
+    assert.equal(readFileSync(target, "utf8"), "precious\n", "nothing written through the link");
+    assert.ok(!lstatSync(link).isSymbolicLink(), "the link was replaced by the cassette");
+    assert.match(readFileSync(link, "utf8"), /"format":"mcp-cassette"/);
   });
 });

@@ -62,7 +62,7 @@ test("stdio: the replay sends the server's own bytes (Python spacing, 9.0, a 20-
   assert.equal(answer, liveAnswer.replace('"id": 2', '"id": "call-7"'));
 });
 
-test("stdio: a redacted frame differs from the live one only in the redacted value", async (t) => {
+test("stdio: a redacted value the answer echoes from its request comes back live: the answer is byte for byte the live one", async (t) => {
   const dir = tempDir();
   t.after(() => rmSync(dir, { recursive: true, force: true }));
   const cassette = path.join(dir, "redacted.cassette.jsonl");
@@ -73,22 +73,15 @@ test("stdio: a redacted frame differs from the live one only in the redacted val
   const file = readFileSync(cassette, "utf8");
   assert.ok(!file.includes("ana@example.com"), "the address never reaches the disk");
   assert.match(file, /"celsius": 9\.0, "station": 12345678901234567890/);
+  assert.match(file, /\[REDACTED:email:[0-9a-f]{16}\]/);
   const replayed = await run([...CLI, "replay", cassette], { input });
   assert.equal(replayed.code, 0, replayed.stderr);
   const [liveLine, replayLine] = [live.stdout, replayed.stdout].map((text) =>
     text.trim().split("\n")[1]
   );
-  const address = /ana@example\.com/g;
-  const placeholders =
-    replayLine.match(/\[REDACTED[^"\\]*\]|<redacted[^"\\]*>|\[[a-z-]+:[0-9a-f]+\]/gi) ?? [];
-  assert.ok(placeholders.length > 0, `a placeholder stands for the address: ${replayLine}`);
-  // Put the live address where each placeholder is: the rest is byte for byte the same.
-  let restored = replayLine;
-  for (const placeholder of new Set(placeholders)) {
-    restored = restored.split(placeholder).join("ana@example.com");
-  }
-  assert.equal(restored, liveLine);
-  assert.equal((liveLine.match(address) ?? []).length, placeholders.length);
+  // The placeholders stood for the request's own address: the live one goes back in.
+  assert.equal(replayLine, liveLine);
+  assert.match(replayLine, /ana@example\.com/);
 });
 
 test("Streamable HTTP: the replay's JSON body is the server's own text", async (t) => {

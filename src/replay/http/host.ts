@@ -30,13 +30,17 @@ export interface HttpHost {
     request: Request,
     deadline?: BodyDeadline,
     heads?: RequestHeads,
-  ): Promise<{ body: Json } | { error: Response }>;
-  /** Replays one request; resolves with its response once the first byte of it is known. */
+  ): Promise<{ body: Json; text: string } | { error: Response }>;
+  /**
+   * Replays one request; resolves with its response once the first byte of
+   * it is known. `text`, the request's own text, keeps its id as written.
+   */
   replyTo(
     live: LiveSession | undefined,
     message: JsonObject,
     headers: Record<string, string>,
     replay?: ReplaySession,
+    text?: string,
   ): Promise<Response>;
 }
 

@@ -108,7 +108,7 @@ export class LegacyHttp {
   ): Promise<Response> {
     const read = await this.host.readPost(request, deadline, heads);
     if ("error" in read) return read.error;
-    if (isObject(read.body)) return await this.#postOne(heads, read.body);
+    if (isObject(read.body)) return await this.#postOne(heads, read.body, read.text);
     const messages = Array.isArray(read.body) ? read.body : [read.body];
     const batch = Array.isArray(read.body) && read.body.length > 0;
     if (!batch && !messages.every(isObject)) {
@@ -140,7 +140,7 @@ export class LegacyHttp {
       if (refused) return refused;
     }
     if (batch && (messages.length > 1 || !isObject(messages[0]))) {
-      return await this.#batch(live, messages);
+      return await this.#batch(live, messages, read.text);
     }
     const requests = objects.filter(expectsAnswer);
     if (requests.length === 0) {
@@ -155,7 +155,7 @@ export class LegacyHttp {
    * One message, not in a batch (nearly every POST): what `#legacyPost` does
    * for it, without the arrays a batch needs.
    */
-  #postOne(heads: RequestHeads, message: JsonObject): Promise<Response> | Response {
+  #postOne(heads: RequestHeads, message: JsonObject, text: string): Promise<Response> | Response {
     let live: LiveSession;
     if (message.method === "initialize" && expectsAnswer(message)) live = this.#open();
     else {
@@ -169,7 +169,7 @@ export class LegacyHttp {
       this.#receiveBackground(live, message);
       return new Response(null, { status: 202, headers: sessionHeaders(live) });
     }
-    return this.host.replyTo(live, message, sessionHeaders(live));
+    return this.host.replyTo(live, message, sessionHeaders(live), undefined, text);
   }
 
   /** A new live session for an initialize: the next recorded one, with a fresh id when recorded with ids. */
@@ -206,7 +206,7 @@ export class LegacyHttp {
   }
 
   /** A 2025-03-26 batch: the answers go back as one JSON array (see ./replay/batch.ts). */
-  async #batch(live: LiveSession, messages: unknown[]): Promise<Response> {
+  async #batch(live: LiveSession, messages: unknown[], text?: string): Promise<Response> {
     for (const message of messages) {
       if (isObject(message) && typeof message.method === "string") live.triggers++;
     }
@@ -215,6 +215,7 @@ export class LegacyHttp {
       messages,
       this.#background(live),
       this.host.options.log,
+      text,
     );
     live.pump();
     if (answers === undefined) {

@@ -9,6 +9,7 @@
  *
  * @module
  */
+import { keepingIdText, lostIdText, memberTexts } from "../exact_id.ts";
 import { randomId } from "../../http/random_id.ts";
 import type { Cassette } from "../../cassette/reader.ts";
 import type { SseFields } from "../../cassette/format.ts";
@@ -191,8 +192,9 @@ export class LegacySseFrontEnd {
       });
     }
     let body: Json;
+    const text = new TextDecoder().decode(read.bytes);
     try {
-      body = JSON.parse(new TextDecoder().decode(read.bytes)) as Json;
+      body = JSON.parse(text) as Json;
     } catch {
       return errorReply({
         status: 400,
@@ -208,13 +210,19 @@ export class LegacySseFrontEnd {
         message: "Invalid Request: not a JSON-RPC message",
       });
     }
-    for (const message of messages) this.#receive(session, message);
+    const texts = Array.isArray(body) ? memberTexts(text, messages) : [text];
+    messages.forEach((message, at) => this.#receive(session, message, texts?.[at]));
     return new Response("Accepted", { status: 202, headers: { "content-type": "text/plain" } });
   }
 
-  #receive(session: SseSession, message: JsonObject) {
+  /** `text`, the message's own text, keeps its id as written in the answer. */
+  #receive(session: SseSession, message: JsonObject, text: string | undefined) {
     if (typeof message.method === "string") session.triggers++;
-    session.replay.receive(message, session.outlet)
+    const own = text === undefined ? undefined : lostIdText(text, message);
+    const outlet = own === undefined
+      ? session.outlet
+      : keepingIdText(session.outlet, message.id as number, own);
+    session.replay.receive(message, outlet)
       .catch((error) => this.host.log?.(`internal error: ${(error as Error).message}`))
       .finally(() => session.pump());
     session.pump();

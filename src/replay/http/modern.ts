@@ -103,7 +103,7 @@ export class ModernHttp {
         message: `Method not found: ${body.method}`,
       });
     }
-    return await this.host.replyTo(undefined, body, {}, this.#session);
+    return await this.host.replyTo(undefined, body, {}, this.#session, read.text);
   }
 
   /**

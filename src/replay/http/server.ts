@@ -126,7 +126,7 @@ export class HttpReplayServer implements HttpHost {
     request: Request,
     deadline?: BodyDeadline,
     heads: RequestHeads = requestHeads(request),
-  ): Promise<{ body: Json } | { error: Response }> {
+  ): Promise<{ body: Json; text: string } | { error: Response }> {
     const accept = heads.accept;
     // A client sends the same Accept and Content-Type on every POST: the last
     // ones that passed are compared rather than looked up again.
@@ -171,7 +171,7 @@ export class HttpReplayServer implements HttpHost {
         }),
       };
     }
-    return { body: read.json };
+    return { body: read.json, text: read.text };
   }
 
   #acceptable(accept: string | null): boolean {
@@ -192,6 +192,7 @@ export class HttpReplayServer implements HttpHost {
     message: JsonObject,
     headers: Record<string, string>,
     replay?: ReplaySession,
+    text?: string,
   ): Promise<Response> {
     const session = replay ?? live!.replay;
     if (live) live.triggers++;
@@ -200,7 +201,7 @@ export class HttpReplayServer implements HttpHost {
       reply.finish();
       live?.pump();
     };
-    receiveGuarded(session, message, reply, this.options.log).then(finish);
+    receiveGuarded(session, message, reply, this.options.log, text).then(finish);
     live?.pump();
     return reply.response;
   }

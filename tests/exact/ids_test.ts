@@ -1,0 +1,77 @@
+/**
+ * Ids come back exactly as the client wrote them, on stdio and HTTP, alone
+ * and in batches: raw clients over a real pipe and a real socket, so nothing
+ * between them and the replay reads the id as a number.
+ */
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { connect } from "node:net";
+import path from "node:path";
+import { CLI, tempDir } from "../helpers.ts";
+import { freePort, startBackground } from "../http/http_helpers.ts";
+import { call, opening, recordEcho, replayLines } from "./echo.ts";
+
+const RECORDED = [...opening("1"), call("2", "divide", { a: 1, b: 4 })];
+
+async function cassette(): Promise<string> {
+  const file = path.join(tempDir(), "ids.jsonl");
+  await recordEcho(file, RECORDED);
+  return file;
+}
+
+test("stdio: ids too long for a double, with a fraction, or in a batch come back as written", async () => {
+  const file = await cassette();
+  const result = await replayLines(file, [
+    ...opening("12345678901234567890"),
+    `[${call("7.0", "divide", { a: 1, b: 4 })}]`,
+  ]);
+  assert.equal(result.code, 0, result.stderr);
+  const lines = result.stdout.trim().split("\n");
+  assert.match(lines[0], /"id": 12345678901234567890,/);
+  assert.match(lines[1], /^\[\{"jsonrpc": "2.0", "id": 7\.0,/);
+});
+
+/** One HTTP/1.1 POST over a raw socket; resolves with the whole reply's text. */
+function rawPost(
+  port: number,
+  body: string,
+  headers: Record<string, string> = {},
+): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(port, "127.0.0.1");
+    let reply = "";
+    socket.setEncoding("utf8").on("data", (chunk) => (reply += chunk));
+    socket.on("error", reject).on("close", () => resolve(reply));
+    const head = [
+      "POST /mcp HTTP/1.1",
+      `Host: 127.0.0.1:${port}`,
+      "Content-Type: application/json",
+      "Accept: application/json, text/event-stream",
+      `Content-Length: ${Buffer.byteLength(body)}`,
+      "Connection: close",
+      ...Object.entries(headers).map(([name, value]) => `${name}: ${value}`),
+    ];
+    socket.end(head.join("\r\n") + "\r\n\r\n" + body);
+  });
+}
+
+test("HTTP: a raw socket's ids come back as written", async () => {
+  const file = await cassette();
+  const port = await freePort();
+  const replay = await startBackground(
+    [...CLI, "replay", file, "--listen", `127.0.0.1:${port}`],
+    /(http:\/\/127\.0\.0\.1:\d+\/\S*)/,
+  );
+  try {
+    const opened = await rawPost(port, opening("12345678901234567890")[0]);
+    assert.match(opened, /"id": ?12345678901234567890[,}]/, opened);
+    const session = /mcp-session-id: (\S+)/i.exec(opened)?.[1];
+    const headers: Record<string, string> = session ? { "Mcp-Session-Id": session } : {};
+    headers["MCP-Protocol-Version"] = "2025-06-18";
+    await rawPost(port, opening()[1], headers);
+    const alone = await rawPost(port, call("7.0", "divide", { a: 1, b: 4 }), headers);
+    assert.match(alone, /"id": ?7\.0[,}]/, alone);
+  } finally {
+    await replay.stop();
+  }
+});
