@@ -58,12 +58,12 @@ export const SCRIPT_OPTIONS: OptionSet = {
   },
 };
 
-/** The bearer-token flag of `replay --listen` and `record --url`. */
+/** The bearer-token flag of `replay --listen` and `record --url` (docs/security.md). */
 export const TOKEN_OPTIONS: OptionSet = {
   token: {
     type: "string",
     valueName: "TOKEN",
     description:
-      "With --listen: every request must carry Authorization: Bearer TOKEN, or gets 401 (default: MCP_CASSETTE_TOKEN; prefer it, a command line is visible to other users)",
+      "Over HTTP: every request must carry Authorization: Bearer TOKEN, or gets 401 (default: MCP_CASSETTE_TOKEN, better: other users can read a command line)",
   },
 };
