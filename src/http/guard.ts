@@ -1,7 +1,9 @@
 /**
  * The local-server protections of Streamable HTTP: Host validation against
  * DNS rebinding, Origin validation, and the listen-address parsing that
- * keeps servers on 127.0.0.1 unless told otherwise.
+ * keeps servers on 127.0.0.1 unless told otherwise (a name given is
+ * resolved: ./loopback.ts). The bearer token is ./token.ts; the threat
+ * model, docs/security.md.
  *
  * @module
  */
@@ -72,11 +74,13 @@ export async function exposureOf(address: ListenAddress): Promise<string | undef
 }
 
 /**
- * Checks Host (DNS rebinding) and Origin. On a loopback bind only
- * localhost, 127.0.0.1 and [::1] with the bound port (any port when the
- * bound port is 0: a handler driven in process) are valid hosts; an
- * Origin, when sent, must be a loopback origin (any port: a local browser
- * tool) or the server's own. Returns the status to refuse with, or undefined.
+ * Checks Host (DNS rebinding) and Origin. On a loopback bind the Host must
+ * be a loopback address (127.0.0.0/8, ::1) or `localhost` (or the name
+ * bound, when it resolves to loopback only) with the bound port (any port
+ * when the bound port is 0: a handler driven in process); an Origin, when
+ * sent, must be an http(s) origin on loopback (any port: a local browser
+ * tool) or on the host bound, and `Origin: null` never passes. Returns the
+ * status to refuse with, or undefined.
  */
 export function checkHostAndOrigin(
   request: { readonly headers: { get(name: string): string | null } },
