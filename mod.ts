@@ -13,8 +13,8 @@
  *   `MCP_CASSETTE_MODE` environment variable wins over code and config.
  *
  * Every error raised on purpose is a {@linkcode CassetteError} with the
- * CLI's exit code. Test-runner helpers live in `mcp-cassette/testing` (npm;
- * JSR: `@mcp-cassette/mcp-cassette/testing`).
+ * CLI's exit code. Test-runner helpers live in `@mcp-cassette/mcp-cassette/testing`
+ * (the same name on npm and JSR).
  *
  * The examples here run (`deno task test:doc`), against cassettes committed
  * in the repository.
@@ -114,6 +114,7 @@ export {
   CassetteFormatError,
   ClaimError,
   ExitCode,
+  ExpiredError,
   ReplayMissError,
   ServerUnreachableError,
   UsageError,
@@ -199,6 +200,8 @@ export type {
   ReplayReport,
   ServerInitiated,
 } from "./src/replay/report.ts";
+export type { Journal, JournalEntry, JournalOutcome } from "./src/replay/journal.ts";
+export { ReplayControl } from "./src/replay/control.ts";
 export type { Fault, FaultInjector, FaultSubject } from "./src/faults/types.ts";
 export type { PacingOptions } from "./src/faults/pacing.ts";
 export type { FingerprintOptions } from "./src/match/fingerprint.ts";

@@ -47,6 +47,9 @@
  *     bun scripts/bench_http.ts --only proxy   recorder vs the bare proxy (issue 24)
  *     bun scripts/bench_http.ts --only warm    the issue 11 section (warm, first pass, SSE delay)
  *   --write  replace the "Streamable HTTP (issue 11)" section of BENCHMARKS.md (with warm)
+ *     bun scripts/bench_http.ts --only base --base DIR   this replay vs another checkout's
+ *            (DIR/cli.ts, e.g. a commit exported with `git archive`), cold, fresh processes,
+ *            `--cold-rounds` rounds alternating which goes first: a change's cost, same run
  *   --cpu-prof DIR  the cold part's replays run with Deno's --cpu-prof, one folder per round
  *            in DIR (cold-1-replay, …): the profile of what a fresh replay does under this load
  *
@@ -83,6 +86,7 @@ const { values } = parseArgs({
     "cold-rounds": { type: "string", default: "5" },
     "proxy-runs": { type: "string", default: "5" },
     "cpu-prof": { type: "string" },
+    base: { type: "string" },
   },
 });
 const PARTS = new Set(values.only.split(","));
@@ -161,7 +165,7 @@ const startRecorder = (upstream: string, output: string) =>
     URL_LINE,
     (url) => url,
   );
-const startReplay = (cassette: string, profileDir?: string) =>
+const startReplay = (cassette: string, profileDir?: string, root = ROOT) =>
   start(
     [
       DENO,
@@ -169,7 +173,7 @@ const startReplay = (cassette: string, profileDir?: string) =>
       "-A",
       "--no-check",
       ...(profileDir ? ["--cpu-prof", `--cpu-prof-dir=${profileDir}`] : []),
-      path.join(ROOT, "cli.ts"),
+      path.join(root, "cli.ts"),
       "replay",
       cassette,
       "--listen",
@@ -521,6 +525,40 @@ async function coldPart(dir: string): Promise<string> {
   ].join("\n");
 }
 
+/** This replay against another checkout's (`--base DIR`), each fresh and cold, alternating. */
+async function basePart(dir: string): Promise<string> {
+  if (!values.base) throw new Error("--only base needs --base DIR");
+  const baseRoot = path.resolve(values.base);
+  const cassette = await prepareCassette(dir);
+  const bases: Summary[] = [];
+  const replays: Summary[] = [];
+  const rounds = Number(values["cold-rounds"]);
+  for (let round = 0; round < rounds; round++) {
+    const runBase = async () =>
+      bases.push(await freshRun(startReplay(cassette, undefined, baseRoot)));
+    const runReplay = async () => replays.push(await freshRun(startReplay(cassette)));
+    if (round % 2 === 0) await runBase().then(runReplay);
+    else await runReplay().then(runBase);
+    logRun(`base ${round + 1} base`, bases[round]);
+    logRun(`base ${round + 1} replay`, replays[round]);
+  }
+  const rps = medianOf(replays, "rps") / medianOf(bases, "rps");
+  return [
+    `HTTP replay against ${baseRoot}: fresh processes, ${SESSIONS} sessions for ${DURATION_S} s, ` +
+    `no warm-up; ${rounds} rounds alternating which goes first; load generator ${CLIENT}.`,
+    "",
+    "| round | base req/s | replay req/s | replay / base |",
+    "| --- | ---: | ---: | ---: |",
+    ...replays.map((r, i) =>
+      `| ${i + 1} | ${f0(bases[i].rps)} | ${f0(r.rps)} | ${f2(r.rps / bases[i].rps)}× |`
+    ),
+    "",
+    `| HTTP replay throughput / base | ${f2(rps)}× (${
+      spread(replays.map((r, i) => r.rps / bases[i].rps))
+    }) |`,
+  ].join("\n");
+}
+
 /** Issue 24: a fresh recorder and a fresh bare proxy in front of one floor, alternating. */
 async function proxyPart(dir: string): Promise<string> {
   const floor = await startFloor();
@@ -575,6 +613,7 @@ async function main() {
   try {
     if (PARTS.has("warm")) await warmPart(dir);
     if (PARTS.has("cold")) console.log((await coldPart(dir)) + "\n");
+    if (PARTS.has("base")) console.log((await basePart(dir)) + "\n");
     if (PARTS.has("proxy")) console.log((await proxyPart(dir)) + "\n");
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });

@@ -5,7 +5,8 @@
  * Start-up is what a client waits for when `replay` sits in its config:
  * from spawning the process, through sending `initialize` on stdin, to the
  * answer's line on stdout. Measured for `deno run`, `bun cli.ts`,
- * `node npm/cli.js` and the compiled binary, median of --runs (20).
+ * `node npm/cli.js` and the compiled binary, median of --runs (20), the
+ * variants alternating so that the machine's load moves them alike.
  *
  * Size: the compiled binary, the npm tarball, and the package installed
  * into an empty folder (`npm install`, which fetches the dependencies from
@@ -23,7 +24,7 @@ import path from "node:path";
 import process from "node:process";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
-import { buildNpm } from "./build_npm.ts";
+import { buildNpm, PACKAGE_NAME } from "./build_npm.ts";
 import { compile, hostPlatform } from "./compile.ts";
 import { replaceSection } from "./bench/benchmarks_md.ts";
 
@@ -134,14 +135,14 @@ function measureNpm(work: string): Sizes {
   });
   if (installed.status !== 0) throw new Error(`npm install failed: ${installed.stderr}`);
   const modules = path.join(install, "node_modules");
-  const pkg = path.join(modules, "mcp-cassette");
+  const pkg = path.join(modules, ...PACKAGE_NAME.split("/"));
   const dependencies = fs.readdirSync(modules)
-    .filter((name) => !name.startsWith(".") && name !== "mcp-cassette")
+    .filter((name) => !name.startsWith("."))
     .flatMap((name) =>
       name.startsWith("@")
         ? fs.readdirSync(path.join(modules, name)).map((n) => `${name}/${n}`)
         : [name]
-    );
+    ).filter((name) => name !== PACKAGE_NAME);
   return {
     tarball: info.size,
     unpacked: info.unpackedSize,
@@ -151,6 +152,28 @@ function measureNpm(work: string): Sizes {
     installedDuKb: duKilobytes(modules),
     dependencies,
   };
+}
+
+/**
+ * Times every variant in turn, round after round (one warm-up round first):
+ * a machine whose load moves during the runs moves every variant alike, so
+ * the figures compare within the run. One table row per variant.
+ */
+async function alternating(variants: [string, string[]][], runs: number): Promise<string[]> {
+  for (const [, command] of variants) await timeToFirstAnswer(command);
+  const times: number[][] = variants.map(() => []);
+  for (let round = 0; round < runs; round++) {
+    for (const [i, [, command]] of variants.entries()) {
+      times[i].push(await timeToFirstAnswer(command));
+    }
+  }
+  return variants.map(([label], i) => {
+    const sorted = [...times[i]].sort((a, b) => a - b);
+    console.error(`${label}: median ${median(times[i]).toFixed(0)} ms`);
+    return `| ${label} | ${median(times[i]).toFixed(0)} | ${sorted[0].toFixed(0)} | ${
+      sorted[sorted.length - 1].toFixed(0)
+    } |`;
+  });
 }
 
 async function main() {
@@ -179,23 +202,11 @@ async function main() {
     ]],
     ["`bun cli.ts`", [BUN, path.join(ROOT, "cli.ts")]],
     ["`node npm/cli.js` (npm build)", ["node", npmCli]],
+    ["`bun npm/cli.js` (npm build)", [BUN, npmCli]],
     ["compiled binary (bun build --compile)", [binary]],
   ];
   const loadAverage = os.loadavg().map((load) => load.toFixed(2)).join(", ");
-  const rows: string[] = [];
-  for (const [label, command] of variants) {
-    await timeToFirstAnswer(command); // warm the module caches once
-    const times: number[] = [];
-    for (let i = 0; i < runs; i++) times.push(await timeToFirstAnswer(command));
-    const sorted = [...times].sort((a, b) => a - b);
-    rows.push(
-      `| ${label} | ${median(times).toFixed(0)} | ${sorted[0].toFixed(0)} | ${
-        sorted[sorted.length - 1].toFixed(0)
-      } |`,
-    );
-    console.error(`${label}: median ${median(times).toFixed(0)} ms`);
-  }
-
+  const rows = await alternating(variants, runs);
   const cpus = os.cpus();
   const du = (k?: number) => (k === undefined ? "" : ` (du: ${k} KB)`);
   const section = [
@@ -210,7 +221,8 @@ async function main() {
     `### Start-up to the first answer of \`replay\` (ms, ${runs} runs each)`,
     "",
     "Spawn `<cli> replay -q examples/cassettes/weather.cassette.jsonl`, write `initialize` on stdin,",
-    "stop the clock when the answer's line arrives on stdout. One warm-up run first. Load average",
+    "stop the clock when the answer's line arrives on stdout. The variants alternate, round after",
+    "round, after one warm-up round, so load on the machine moves them alike. Load average",
     `when the runs began: ${loadAverage} (other work on the machine shows up as a wide min–max).`,
     "",
     "| How it runs | median | min | max |",
@@ -223,7 +235,7 @@ async function main() {
     "| --- | --- |",
     `| compiled binary, ${hostPlatform().name} | ${mb(fs.statSync(binary).size)} |`,
     `| npm tarball (\`npm pack\`) | ${kb(sizes.tarball)} (unpacked ${kb(sizes.unpacked)}) |`,
-    `| installed \`node_modules/mcp-cassette\` alone | ${kb(sizes.packageBytes)}${
+    `| installed \`node_modules/${PACKAGE_NAME}\` alone | ${kb(sizes.packageBytes)}${
       du(sizes.packageDuKb)
     } |`,
     `| installed with its dependencies (\`node_modules\`) | ${kb(sizes.installedBytes)}${

@@ -1,5 +1,5 @@
 /**
- * Builds the npm package `mcp-cassette` into npm/ (or `--out DIR`).
+ * Builds the npm package `@mcp-cassette/mcp-cassette` (executable `mcp-cassette`) into npm/ (or `--out DIR`).
  *
  * dnt lives on JSR, which this project cannot reach, so the build is
  * TypeScript's own compiler with `rewriteRelativeImportExtensions`: every
@@ -32,6 +32,8 @@ import { parseArgs } from "node:util";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const REPOSITORY = "https://github.com/mcp-cassette/mcp-cassette";
+/** The package's name on npm (and on JSR); its executable is `mcp-cassette`. */
+export const PACKAGE_NAME = "@mcp-cassette/mcp-cassette";
 
 /** What the build produced. */
 export interface NpmBuild {
@@ -250,11 +252,12 @@ const FALLBACK_README = `# mcp-cassette
 Record an MCP (Model Context Protocol) session once, replay it as a server forever.
 
 \`\`\`sh
+npm install --save-dev @mcp-cassette/mcp-cassette
 npx mcp-cassette record -o session.cassette.jsonl -- npx -y @modelcontextprotocol/server-everything
 npx mcp-cassette replay session.cassette.jsonl
 \`\`\`
 
-Run \`npx mcp-cassette --help\` for every command.
+Inside a project that installed it, \`npx mcp-cassette --help\` lists every command.
 `;
 
 function mitLicense(): string {
@@ -330,7 +333,8 @@ export function buildNpm(
   compileCommonJs(outDir, files, allowTypeErrors);
   fixShebang(path.join(outDir, "cli.js"));
   const packageJson = {
-    name: "mcp-cassette",
+    // Scoped like the JSR package: the bare npm name `mcp-cassette` is another project's.
+    name: PACKAGE_NAME,
     version: config.version,
     description: "Record an MCP session once, replay it as a server forever: " +
       "record/replay, verify, lint, diff and fault injection for Model Context Protocol servers",

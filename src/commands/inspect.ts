@@ -23,6 +23,7 @@ import type { InspectReport, TimelineRow } from "../inspect/mod.ts";
 import { stableStringify } from "../json.ts";
 import { listMessages } from "../surface/mod.ts";
 import { explainConfig } from "../config/explain.ts";
+import { formatJournalText, readReportJournal } from "../inspect/journal.ts";
 
 /** What `--faults` reports for one overlay entry. */
 interface FaultDryRun {
@@ -88,7 +89,7 @@ export const command: Command = {
   summary:
     "Summarise a cassette: header, sessions, per-method counts and latency, server-initiated traffic",
   usage:
-    "inspect CASSETTE [--timeline] [--grep TEXT] [--faults FILE] [--format text|json] | inspect --explain-config",
+    "inspect CASSETTE [--timeline] [--grep TEXT] [--faults FILE] [--format text|json] | inspect --report REPORT | inspect --explain-config",
   description:
     "Prints the header, the sessions, per-method counts with p50/p95/max latency (request to " +
     "response, paired by id within a session), and the traffic the server started (its requests, and " +
@@ -96,18 +97,31 @@ export const command: Command = {
     "the entries whose JSON contains TEXT (and implies --timeline). --faults dry-runs a fault overlay " +
     "over the recorded requests. --format json is deterministic: the same file gives the same bytes. " +
     "--explain-config prints every setting of mcp-cassette.toml's sections, its value and where it came " +
-    "from (env, file:line or default), and checks the whole file.",
+    "from (env, file:line or default), and checks the whole file. --report REPORT prints the journal of " +
+    "a replay report (`replay --report` or `--run-log`): every live request in arrival order, its " +
+    "session, how it was answered and the cassette line that answered it.",
   options: INSPECT_OPTIONS,
   async run({ values, positionals }) {
     if (flag(values, "explain-config")) {
       await printOut(await explainConfig());
       return ExitCode.Ok;
     }
-    if (positionals.length !== 1) throw new UsageError("inspect takes exactly one CASSETTE");
     const format = stringOption(values, "format") ?? "text";
     if (format !== "text" && format !== "json") {
       throw new UsageError(`--format must be text or json, not "${format}"`);
     }
+    const reportPath = stringOption(values, "report");
+    if (reportPath !== undefined) {
+      if (positionals.length > 0) throw new UsageError("inspect --report takes no CASSETTE");
+      const journal = await readReportJournal(reportPath);
+      await printOut(
+        format === "json"
+          ? stableStringify(journal) + "\n"
+          : formatJournalText(journal, reportPath),
+      );
+      return ExitCode.Ok;
+    }
+    if (positionals.length !== 1) throw new UsageError("inspect takes exactly one CASSETTE");
     const path = positionals[0];
     const grep = stringOption(values, "grep");
     const showTimeline = flag(values, "timeline") || grep !== undefined;

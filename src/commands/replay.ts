@@ -20,26 +20,19 @@ import { runtime } from "../runtime/mod.ts";
 import type { Redactor } from "../redact/redactor.ts";
 import { parseIgnorePaths } from "../match/ignore_paths.ts";
 import type { IgnorePath } from "../match/ignore_paths.ts";
+import type { HttpServeOptions } from "../replay/http/options.ts";
+import { checkExpiry, learnFrom, spying } from "./replay_upkeep.ts";
 import { writeFileSafely } from "../files/safe_write.ts";
 
 /** The options turned into library values, loaded only by an HTTP replay. */
 type SharedOptions = typeof import("./shared_options.ts");
-
-/**
- * The source folder, for the modules replay loads only when a run needs them
- * (HTTP, new episodes, redaction, faults). Specifiers built from it, not
- * written out: Deno loads and prepares the graph of every literal
- * `import("…")` when the importing module loads, which cost replay's start
- * about 40 modules it never ran (as src/cli/registry.ts explains).
- */
-const SRC = "../";
 
 /** The `replay` command. */
 export const command: Command = {
   name: "replay",
   summary: "Serve a cassette as an MCP server (stdio, or HTTP with --listen)",
   usage:
-    "replay CASSETTE [--listen HOST:PORT] [options] | replay CASSETTE --new-episodes -- <server command...>",
+    "replay CASSETTE [--listen HOST:PORT] [options] | replay CASSETTE --new-episodes -- <server command...> | replay CASSETTE --on-miss live [--append] -- <server command...>",
   description: [
     "Put this command in the client's config in place of the server. It answers from the cassette,",
     "with no network and no server process. Misses get a JSON-RPC error naming the closest recording",
@@ -49,39 +42,113 @@ export const command: Command = {
   takesRest: true,
   async run({ values, positionals, rest }) {
     if (positionals.length !== 1) throw new UsageError("replay needs exactly one CASSETTE");
-    if (flag(values, "new-episodes") || rest.length > 0 || stringOption(values, "run-log")) {
+    if (
+      flag(values, "new-episodes") || rest.length > 0 || stringOption(values, "run-log") ||
+      spying(values)
+    ) {
       return await replayWithExtras(positionals[0], rest, values);
     }
     const quiet = flag(values, "quiet");
     const log = quiet ? () => {} : (line: string) => printErr(`mcp-cassette: ${missPaint(line)}`);
     const listen = stringOption(values, "listen");
-    if (!listen && stringOption(values, "token") !== undefined) {
-      throw new UsageError("--token works with --listen only (a stdio replay has no port)");
-    }
     // Over stdio the replay serves while it reads the file (docs/replay.md "Start-up").
     const engine = listen
       ? await loadedEngine(positionals[0], values, log)
       : await streamingEngine(positionals[0], values, log);
-    const report = listen
-      ? await (await import(SRC + "replay/http.ts") as typeof import("../replay/http.ts"))
-        .serveHttp(engine, {
-          listen,
-          token: (await import(SRC + "commands/shared_options.ts") as SharedOptions)
-            .tokenFromOptions(values),
-          maxStreams: positiveInt(stringOption(values, "max-streams"), "max-streams", 1024),
-          onListening: (url) => printErr(`mcp-cassette: replaying ${positionals[0]} at ${url}`),
-          log,
-        })
-      : await serveStdio(engine, { input: runtime.stdin, output: runtime.stdout, log });
-    const reportFile = stringOption(values, "report");
-    if (reportFile) {
-      await writeFileSafely(reportFile, JSON.stringify(report, null, 2) + "\n", {
-        what: "the report",
-      });
+    if (!listen && stringOption(values, "token") !== undefined) {
+      throw new UsageError("--token works with --listen only (a stdio replay has no port)");
     }
+    if (flag(values, "control") && !listen) {
+      throw new UsageError(
+        "--control needs --listen: over stdio the controls are the library's (ReplayTransport.control)",
+      );
+    }
+    const report = listen
+      ? await serveListening(engine, listen, positionals[0], values, log)
+      : await serveStdioReporting(engine, stringOption(values, "report"), log);
+    await writeReport(stringOption(values, "report"), report);
+    await learnFrom(report, values);
     return finishReport(report, values, quiet);
   },
 };
+
+/** `--listen`: Streamable HTTP, with the control endpoint when `--control` asks for it. */
+async function serveListening(
+  engine: ReplayEngine,
+  listen: string,
+  cassette: string,
+  values: OptionValues,
+  log: (line: string) => void,
+): Promise<ReplayReport> {
+  // The modules replay loads only when a run needs them (HTTP, new episodes,
+  // redaction, faults) are named by a sum of two literals, not one literal:
+  // Deno loads and prepares the graph of every literal `import("…")` when the
+  // importing module loads (about 40 modules replay never runs, as
+  // src/cli/registry.ts explains), while Bun folds the sum back into one
+  // literal and bundles the module into the binary (a name held in a const
+  // is not folded here, since this module is loaded lazily).
+  const { serveHttp } = await import(
+    "../" + "replay/http.ts"
+  ) as typeof import("../replay/http.ts");
+  const options: HttpServeOptions = {
+    listen,
+    token: (await import("../" + "commands/shared_options.ts") as SharedOptions)
+      .tokenFromOptions(values),
+    maxStreams: positiveInt(stringOption(values, "max-streams"), "max-streams", 1024),
+    onListening: (url) => printErr(`mcp-cassette: replaying ${cassette} at ${url}`),
+    log,
+  };
+  if (flag(values, "control")) {
+    const { ReplayControl } = await import(
+      "../" + "replay/control.ts"
+    ) as typeof import("../replay/control.ts");
+    const { controlOptions } = await import(
+      "../" + "replay/http/control.ts"
+    ) as typeof import("../replay/http/control.ts");
+    const open = (path: string) => loadedEngine(path, values, log);
+    Object.assign(options, controlOptions(new ReplayControl(engine), open));
+  }
+  return await serveHttp(engine, options);
+}
+
+async function writeReport(file: string | undefined, report: ReplayReport): Promise<void> {
+  if (file) {
+    await writeFileSafely(file, JSON.stringify(report, null, 2) + "\n", { what: "the report" });
+  }
+}
+
+/**
+ * Serves on stdio; a signal that ends the session (a client stopping its
+ * server, or going down with it) still writes the report before the exit.
+ */
+async function serveStdioReporting(
+  engine: ReplayEngine,
+  reportFile: string | undefined,
+  log: (line: string) => void,
+): Promise<ReplayReport> {
+  // Set by a signal: its handler writes the report and exits, and the session's
+  // own end (stdin may close with the signal) must not write over it meanwhile.
+  let stopping: Promise<never> | undefined;
+  const stops = (["SIGINT", "SIGTERM"] as const).map((signal) =>
+    runtime.onSignal(signal, () => {
+      if (stopping) return;
+      stopping = new Promise<never>(() => {});
+      const code = signal === "SIGINT" ? 130 : 143;
+      // The report covers the whole recording: a streaming engine reads the rest first.
+      void engine.loaded.then(() => engine.finished()).then((report) =>
+        writeReport(reportFile, report)
+      ).catch(() => {})
+        .finally(() => runtime.exit(code));
+    })
+  );
+  try {
+    const report = await serveStdio(engine, { input: runtime.stdin, output: runtime.stdout, log });
+    if (stopping) await stopping;
+    return report;
+  } finally {
+    stops.forEach((stop) => stop());
+  }
+}
 
 async function loadedEngine(path: string, values: OptionValues, log: (line: string) => void) {
   const cassette = await loadCassette(path);
@@ -104,24 +171,33 @@ async function replayWithExtras(
   command: string[],
   values: OptionValues,
 ): Promise<number> {
-  const appending = flag(values, "new-episodes");
+  const spy = spying(values);
+  const appending = flag(values, "new-episodes") || (spy && flag(values, "append"));
+  if (spy && command.length === 0) {
+    throw new UsageError("replay --on-miss live needs the live server command after --");
+  }
   if (appending && command.length === 0) {
     throw new UsageError("replay --new-episodes needs the live server command after --");
   }
-  if (!appending && command.length > 0) {
-    throw new UsageError("replay takes a server command after -- only with --new-episodes");
+  if (!appending && !spy && command.length > 0) {
+    throw new UsageError(
+      "replay takes a server command after -- only with --new-episodes or --on-miss live",
+    );
   }
   if (stringOption(values, "listen")) {
-    throw new UsageError("--new-episodes and --run-log work over stdio only, not with --listen");
+    throw new UsageError(
+      "--new-episodes, --on-miss live and --run-log work over stdio only, not with --listen",
+    );
   }
   const quiet = flag(values, "quiet");
   const log = quiet ? () => {} : (line: string) => printErr(`mcp-cassette: ${line}`);
   const { replayNewEpisodes } = await import(
-    SRC + "modes/replay_run.ts"
+    "../" + "modes/replay_run.ts"
   ) as typeof import("../modes/replay_run.ts");
   return await replayNewEpisodes({
     cassette,
-    ...(appending ? { liveServer: command } : {}),
+    ...(appending || spy ? { liveServer: command } : {}),
+    spy: spy && !appending,
     group: stringOption(values, "group"),
     runLog: stringOption(values, "run-log"),
     reportFile: stringOption(values, "report"),
@@ -129,6 +205,7 @@ async function replayWithExtras(
     replayOptions: (header) => replayOptions(values, log, header, cassette),
     recordingRedactor: (header) => recordingRedactor(values, header, cassette),
     finishReport: (report) => finishReport(report, values, quiet),
+    afterSession: (report) => learnFrom(report, values),
   });
 }
 
@@ -137,13 +214,18 @@ function ignorePathsOf(values: OptionValues): IgnorePath[] {
   return parseIgnorePaths(stringList(values, "match-ignore"), "--match-ignore");
 }
 
-/** Turns the flags into engine options for replaying `cassette`. */
+/**
+ * Turns the flags into engine options for replaying `cassette`; with
+ * `--max-age`, a cassette older than that warns or, `--on-expired fail`,
+ * stops here (exit 8).
+ */
 export async function replayOptions(
   values: OptionValues,
   log: (line: string) => void,
   header?: CassetteHeader,
   cassette = "the cassette",
 ): Promise<ReplayOptions> {
+  checkExpiry(values, log, header, cassette);
   const timeout = Number(stringOption(values, "answer-timeout-ms") ?? "10000");
   if (!Number.isFinite(timeout) || timeout <= 0) {
     throw new UsageError(
@@ -233,7 +315,7 @@ async function redactionPlan(
   let digestKey: string | undefined;
   if (recorded?.digest) {
     const { replayDigestKey } = await import(
-      SRC + "commands/redact_key.ts"
+      "../" + "commands/redact_key.ts"
     ) as typeof import("./redact_key.ts");
     digestKey = await replayDigestKey(cassette, recorded.digest);
     if (digestKey === undefined) recorded = { ...recorded, digest: undefined };
@@ -244,7 +326,7 @@ async function redactionPlan(
     builtInOnly: extra.length === 0 && packs.length === 0 && onlyBuiltInRules(base),
     build: async (): Promise<Redactor> => {
       const { createReplayRedactor } = await import(
-        SRC + "redact/mod.ts"
+        "../" + "redact/mod.ts"
       ) as typeof import("../redact/mod.ts");
       return await createReplayRedactor({ ...base, rules: [...base.rules, ...extra] }, {
         packs,
@@ -269,7 +351,7 @@ function onlyBuiltInRules(info: RedactionInfo): boolean {
  */
 async function loadFaults(file: string, seed: string | undefined) {
   const { createFaultInjector, loadFaultOverlay, parseFaultSeed } = await import(
-    SRC + "faults/mod.ts"
+    "../" + "faults/mod.ts"
   );
   return createFaultInjector(
     await loadFaultOverlay(file),

@@ -12,7 +12,7 @@
  * - a target that is itself a link is refused with one line unless the
  *   caller passes `force`, which then replaces the link with the new file;
  * - a write that fails removes its side file (or the file it created), and
- *   says which file and why in one line ({@linkcode WriteError}, exit 8).
+ *   says which file and why in one line ({@linkcode WriteError}, exit 9).
  *
  * @module
  */

@@ -11,6 +11,7 @@ import { runtime } from "../runtime/mod.ts";
 import type { HttpServer, ServeInfo } from "../runtime/mod.ts";
 import { errorReply } from "./body.ts";
 import { checkHostAndOrigin, exposureOf, parseListen } from "./guard.ts";
+import { listenOrExplain } from "./listen_error.ts";
 import { bearerMatches, tokenRefusal } from "./token.ts";
 import type { ListenAddress } from "./guard.ts";
 
@@ -66,37 +67,38 @@ export async function serveLocal(
   const requested = parseListen(options.listen);
   const bound: ListenAddress = { ...requested };
   const warning = await exposureOf(bound);
-  const server = await runtime.serve(
-    {
-      hostname: requested.hostname,
-      port: requested.port,
-      maxHeaderBytes: 16 * 1024,
-      idleTimeoutMs: options.idleTimeoutMs ?? 30_000,
-      requestTimeoutMs: options.requestTimeoutMs,
-      onRequestCut: ({ remoteAddress, method, path }) =>
-        options.log?.(
-          `cut a ${method} ${path} from ${remoteAddress}: its body did not arrive in time (408)`,
-        ),
-      exposed: warning !== undefined,
-      handlerReadsBody: options.handlerReadsBody,
-    },
-    (request, info) => {
-      const token = options.token;
-      if (token !== undefined && !bearerMatches(request.headers.get("authorization"), token)) {
-        return Promise.resolve(tokenRefusal());
-      }
-      if (options.handlerGuards) return handle(request, info);
-      const refused = checkHostAndOrigin(request, options.guardAs ?? bound);
-      if (refused) {
-        return Promise.resolve(errorReply({
-          status: refused.status,
-          code: ErrorCode.InvalidRequest,
-          message: refused.message,
-        }));
-      }
-      return handle(request, info);
-    },
-  );
+  const server = await listenOrExplain(requested, () =>
+    runtime.serve(
+      {
+        hostname: requested.hostname,
+        port: requested.port,
+        maxHeaderBytes: 16 * 1024,
+        idleTimeoutMs: options.idleTimeoutMs ?? 30_000,
+        requestTimeoutMs: options.requestTimeoutMs,
+        onRequestCut: ({ remoteAddress, method, path }) =>
+          options.log?.(
+            `cut a ${method} ${path} from ${remoteAddress}: its body did not arrive in time (408)`,
+          ),
+        exposed: warning !== undefined,
+        handlerReadsBody: options.handlerReadsBody,
+      },
+      (request, info) => {
+        const token = options.token;
+        if (token !== undefined && !bearerMatches(request.headers.get("authorization"), token)) {
+          return Promise.resolve(tokenRefusal());
+        }
+        if (options.handlerGuards) return handle(request, info);
+        const refused = checkHostAndOrigin(request, options.guardAs ?? bound);
+        if (refused) {
+          return Promise.resolve(errorReply({
+            status: refused.status,
+            code: ErrorCode.InvalidRequest,
+            message: refused.message,
+          }));
+        }
+        return handle(request, info);
+      },
+    ));
   bound.port = server.port;
   return {
     server,

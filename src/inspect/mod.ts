@@ -63,7 +63,9 @@ const ms = (value: number) => `${Math.round(value * 10) / 10}ms`;
 /** The human summary. */
 export function formatReportText(report: InspectReport): string {
   const h = report.header;
-  const server = [h.server.name, h.server.version].filter(Boolean).join(" ") || "(unnamed server)";
+  // The header names the server when the recorder was told; else its own handshake answer does.
+  const named = h.server.name ? h.server : report.serverInfo ?? {};
+  const server = [named.name, named.version].filter(Boolean).join(" ") || "(unnamed server)";
   const where = h.server.command ? h.server.command.join(" ") : h.server.url ?? "";
   const lines = [
     `${report.file}${report.importedFrom ? ` (imported from ${report.importedFrom})` : ""}`,

@@ -159,7 +159,8 @@ export class InspectRun implements CassetteSink {
   /** The report, once every line is in. */
   finish(): InspectReport {
     const methods = this.methods();
-    const items = [...latestOf(this.surface.finish().items).values()];
+    const surface = this.surface.finish();
+    const items = [...latestOf(surface.items).values()];
     const count = (kind: string) => items.filter((item) => item.kind === kind).length;
     const report: InspectReport = {
       file: this.begun!.path,
@@ -190,6 +191,8 @@ export class InspectRun implements CassetteSink {
         templates: count("template"),
       },
     };
+    const { name, version } = surface.server ?? {};
+    if (name !== undefined || version !== undefined) report.serverInfo = { name, version };
     if (this.begun!.importedFrom) report.importedFrom = this.begun!.importedFrom;
     if (this.tornLine) report.torn = this.tornLine;
     return report;

@@ -54,6 +54,8 @@ export interface InspectReport {
   file: string;
   importedFrom?: string;
   header: CassetteHeader;
+  /** What the server called itself in its handshake answer (`serverInfo`), when it answered one. */
+  serverInfo?: { name?: string; version?: string };
   entries: number;
   messages: number;
   torn?: { line: number };

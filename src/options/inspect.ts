@@ -32,6 +32,12 @@ export const INSPECT_OPTIONS: OptionSet = {
     default: "text",
     multiple: false,
   },
+  report: {
+    type: "string",
+    valueName: "REPORT",
+    description: "Print the journal of a replay report (replay --report or --run-log) instead",
+    multiple: false,
+  },
   "explain-config": {
     type: "boolean",
     description:

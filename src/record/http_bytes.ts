@@ -22,6 +22,7 @@
 import type { TcpConnection, TcpListener } from "../runtime/mod.ts";
 import { tcp } from "../runtime/tcp.ts";
 import { serveLocal } from "../http/serve.ts";
+import { listenOrExplain } from "../http/listen_error.ts";
 import type { LocalServer } from "../http/serve.ts";
 import { checkHostAndOrigin, exposureOf, parseListen } from "../http/guard.ts";
 import { bearerMatches } from "../http/token.ts";
@@ -102,9 +103,9 @@ export async function serveBytes(
   };
   const connections = new Set<Connection>();
   const running = new Set<Promise<void>>();
-  const listener: TcpListener = await tcp.listen(
-    { hostname: requested.hostname, port: requested.port },
-    (conn) => {
+  const address = { hostname: requested.hostname, port: requested.port };
+  const listener: TcpListener = await listenOrExplain(address, () =>
+    tcp.listen(address, (conn) => {
       const connection = new Connection(conn, shared);
       connections.add(connection);
       const run: Promise<void> = connection.run().catch(() => {}).finally(() => {
@@ -113,8 +114,10 @@ export async function serveBytes(
         running.delete(run);
       });
       running.add(run);
-    },
-  );
+    })).catch(async (error) => {
+      await fallback.close(); // the port was taken: nothing of this recorder stays open
+      throw error;
+    });
   bound.port = listener.port;
   const idleMs = options.idleTimeoutMs ?? 30_000;
   // One sweep for every connection, rather than a timer set and cleared per request.

@@ -141,16 +141,22 @@ export function globMatcher(glob: string): (key: string) => boolean {
   return (key) => !isProtocolKey(key) && (raw.test(key) || folded.test(foldKey(key)));
 }
 
-/** Parses a JSON pointer (RFC 6901) into its steps; `where` names it in errors. */
+/**
+ * Parses a JSON pointer (RFC 6901) into its steps inside a message; `where`
+ * names it in errors. The form `redact --scan` and `lint` print, from the
+ * cassette line (`/msg/params/…`), is the same pointer: no JSON-RPC message
+ * has a top-level `msg`, so that first step is dropped.
+ */
 export function parsePointer(pointer: string, where: string): string[] {
   if (!pointer.startsWith("/")) {
     throw new UsageError(
       `${where}: a JSON pointer starts with "/", got ${JSON.stringify(pointer)}`,
     );
   }
-  const segments = pointer.slice(1).split("/").map((step) =>
+  const steps = pointer.slice(1).split("/").map((step) =>
     step.replace(/~1/g, "/").replace(/~0/g, "~")
   );
+  const segments = steps[0] === "msg" && steps.length > 1 ? steps.slice(1) : steps;
   const guarded = segments.find((step) => isProtocolKey(step));
   if (
     guarded !== undefined ||

@@ -17,16 +17,22 @@ import type { RecordingSource, ReportSink } from "./source.ts";
 import { EpisodeBuilder } from "./episodes.ts";
 import type { Episodes, RecordedSession, Step, Trigger } from "./episodes.ts";
 import { claimRecording, eraOf, settledClaim, settledEra } from "./claims.ts";
-import { emptyReport } from "./report.ts";
+import { emptyReport, resetReport } from "./report.ts";
 import type { RecordedUse, ReplayReport } from "./report.ts";
 import { ReplaySession } from "./session.ts";
+import { deferred, mergeSessions } from "./pooled_sessions.ts";
+import { journalRequest, settleJournal } from "./journal.ts";
+import { knownTools } from "./known_tools.ts";
+import type { JournalEntry, JournalOutcome } from "./journal.ts";
+import type { JsonRpcMessage } from "../jsonrpc.ts";
+import type { RequestKey } from "../match/fingerprint.ts";
 
 export type { CustomMatcher, MatchMode, ReplayOptions } from "./options.ts";
 
 /** A cassette loaded for serving. */
 export class ReplayEngine implements RecordingSource, ReportSink {
   #episodes: Episodes;
-  readonly report: ReplayReport = emptyReport();
+  readonly report: ReplayReport;
   /** How each recorded request was used, by its cassette line. */
   #uses = new Map<number, RecordedUse>();
   #sessions = new Set<ReplaySession>();
@@ -42,8 +48,11 @@ export class ReplayEngine implements RecordingSource, ReportSink {
   #waiting = 0;
   #tail: Promise<void> = Promise.resolve();
   #batchRead = deferred();
+  /** Sessions opened so far: a session the front end does not name is named by its number. */
+  #opened = 0;
 
   constructor(readonly cassette: Cassette, readonly options: ReplayOptions = {}) {
+    this.report = emptyReport(options.journalLimit);
     this.#builder = new EpisodeBuilder(cassette.header, options.fingerprint);
     for (const entry of cassette.entries) this.#builder.add(entry);
     this.#episodes = this.#builder.finish().episodes;
@@ -212,6 +221,26 @@ export class ReplayEngine implements RecordingSource, ReportSink {
     if (match.outOfOrder) use.outOfOrder++;
   }
 
+  /** Adds a live request to the journal (see ./journal.ts). */
+  noteRequest(
+    message: JsonRpcMessage,
+    key: RequestKey,
+    session: string,
+    outcome: JournalOutcome,
+    line?: number,
+  ): JournalEntry | undefined {
+    const { journal } = this.report;
+    return journalRequest(
+      journal,
+      message,
+      key,
+      session,
+      outcome,
+      line,
+      this.options.rewriteRequest,
+    );
+  }
+
   /**
    * Leaves recorded triggers out of every session before any is served (the
    * stateless era's HTTP front end answers header violations itself, so the
@@ -228,9 +257,14 @@ export class ReplayEngine implements RecordingSource, ReportSink {
     }
   }
 
-  /** Opens a session for a new client connection; it picks its recording at the first message. */
-  openSession(): ReplaySession {
-    const session = new ReplaySession(this, this, this.options);
+  /**
+   * Opens a session for a new client connection; it picks its recording at
+   * the first message. `name` is how the journal names it (a front end's
+   * session id); without one, its number.
+   */
+  openSession(name?: string): ReplaySession {
+    const label = name ?? String(++this.#opened);
+    const session = new ReplaySession(this, this, this.options, label);
     this.#sessions.add(session);
     return session;
   }
@@ -283,16 +317,39 @@ export class ReplayEngine implements RecordingSource, ReportSink {
     return sessions[0]?.triggers.length ? sessions[0] : undefined;
   }
 
+  /**
+   * Starts afresh (a control reset): every open session on its recording
+   * with every answer unused, every recording free to claim again, the use
+   * counts, the report and the journal emptied.
+   */
+  reset(): void {
+    for (const session of this.#sessions) session.restart();
+    this.#uses.clear();
+    this.#claimed.clear();
+    resetReport(this.report);
+  }
+
   /** Closes every session and completes the report. */
   finish(): ReplayReport {
     for (const session of this.#sessions) session.close();
     for (const session of this.#sessions) this.#noteUnplayed(session);
     if (this.options.faults) this.report.unfiredFaults.push(...this.options.faults.unfired());
     this.report.recorded = this.#recordedRows();
+    this.report.tools = knownTools(this.episodes.sessions);
     this.report.cassette = {
       headerSha256: sha256Hex(this.cassette.headerText ?? JSON.stringify(this.cassette.header)),
     };
     return this.report;
+  }
+
+  /**
+   * {@linkcode finish}, once the journal's arguments are redacted (with the
+   * recording's rules, they are redacted when the journal is read).
+   */
+  async finished(): Promise<ReplayReport> {
+    const report = this.finish();
+    await settleJournal(report.journal);
+    return report;
   }
 
   /** One row per recorded request of the whole cassette, with how it was used. */
@@ -318,30 +375,4 @@ function recordedUse(trigger: Trigger): RecordedUse {
     repeated: 0,
     outOfOrder: 0,
   };
-}
-
-/** All sessions as one, triggers in session order (for the stateless modern era). */
-function mergeSessions(sessions: RecordedSession[]): RecordedSession {
-  const triggers = sessions.flatMap((session) => session.triggers).map(reindexed);
-  return {
-    id: sessions.map((session) => session.id).join("+"),
-    triggers,
-    opening: sessions[0]?.opening ?? [],
-    standalone: [],
-  };
-}
-
-/**
- * `trigger` at another place: a copy with its prototype, so that a disk
- * trigger's getters (./disk_trigger.ts) come along.
- */
-function reindexed(trigger: Trigger, index: number): Trigger {
-  return Object.assign(Object.create(Object.getPrototypeOf(trigger)), trigger, { index });
-}
-
-/** A promise with its resolve function. */
-function deferred(): { promise: Promise<void>; resolve: () => void } {
-  let resolve = () => {};
-  const promise = new Promise<void>((done) => (resolve = done));
-  return { promise, resolve };
 }

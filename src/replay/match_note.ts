@@ -10,17 +10,37 @@ import type { Trigger } from "./episodes.ts";
 import type { ReplayOptions } from "./options.ts";
 import type { ReportSink } from "./source.ts";
 import { describe } from "./steps.ts";
+import type { JsonRpcMessage } from "../jsonrpc.ts";
+import { outcomeOf } from "./journal.ts";
+import type { JournalEntry } from "./journal.ts";
 
-/** Notes a match in the report (every use, and how it was matched) and, when unusual, in the log. */
+/** A live request, its key and the session it came in on. */
+export interface LiveRequestNote {
+  message: JsonRpcMessage;
+  key: RequestKey;
+  session: string;
+}
+
+/**
+ * Notes a match in the report (every use, and how it was matched), in the
+ * journal (its entry is returned, for a fault to mark) and, when unusual,
+ * in the log.
+ */
 export function noteMatch(
   sink: ReportSink,
   options: ReplayOptions,
-  key: RequestKey,
+  live: LiveRequestNote,
   match: Match<Trigger>,
-): void {
+): JournalEntry | undefined {
   const trigger = match.item;
   const { report } = sink;
+  const { key } = live;
   sink.noteUse(trigger, match);
+  // A recording cut short (no answer, not cancelled) answers nothing: a miss.
+  const answered = trigger.response !== undefined || trigger.cancelled;
+  const entry = answered
+    ? sink.noteRequest(live.message, key, live.session, outcomeOf(match), trigger.line)
+    : sink.noteRequest(live.message, key, live.session, "miss");
   if (match.kind === "repeat") {
     report.repeats.push(describe(trigger));
     options.log?.(`repeating the last recorded answer to ${describe(trigger)}`);
@@ -36,4 +56,5 @@ export function noteMatch(
     report.outOfOrder.push(text);
     options.log?.(`out of order: ${text}`);
   }
+  return entry;
 }

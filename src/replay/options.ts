@@ -60,6 +60,11 @@ export interface ReplayOptions {
   rewriteRequest?: (message: unknown) => RewrittenRequest | Promise<RewrittenRequest>;
   /** Sees each client message as received (record mode `new_episodes` keeps the handshake). */
   observe?: (message: JsonRpcMessage) => void;
+  /**
+   * How many live requests the journal keeps (default 10 000, `JOURNAL_LIMIT`
+   * in ./journal.ts); later ones are counted in its `dropped`.
+   */
+  journalLimit?: number;
   /** Diagnostics, one line each (stderr on the CLI). */
   log?: (line: string) => void;
   /** Volatile keys and ignored paths (matching only; answers are never changed). */

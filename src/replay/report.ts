@@ -4,6 +4,8 @@
  * @module
  */
 import type { MissReport } from "../errors.ts";
+import { emptyJournal, resetJournal } from "./journal.ts";
+import type { Journal } from "./journal.ts";
 
 /** A client answer to a server request that differed from the recording. */
 export interface Divergence {
@@ -61,6 +63,12 @@ export interface ReplayReport {
   strays: string[];
   serverInitiated: ServerInitiated[];
   unfiredFaults: string[];
+  /** The tools the recording lists or calls (set at the end; see ./known_tools.ts). */
+  tools?: string[];
+  /** Every live request in arrival order, how it was answered and by which line (./journal.ts). */
+  journal: Journal;
+  /** Spy mode: the requests no recording answered that the live server did, in order. */
+  live?: string[];
 }
 
 /** Each report's notification entries by method, so counting one is a lookup. */
@@ -80,8 +88,8 @@ export function countNotification(report: ReplayReport, method: string): void {
   report.serverInitiated.push(fresh);
 }
 
-/** An empty report. */
-export function emptyReport(): ReplayReport {
+/** An empty report; its journal keeps at most `journalLimit` requests. */
+export function emptyReport(journalLimit?: number): ReplayReport {
   return {
     misses: [],
     repeats: [],
@@ -94,7 +102,16 @@ export function emptyReport(): ReplayReport {
     strays: [],
     serverInitiated: [],
     unfiredFaults: [],
+    journal: emptyJournal(journalLimit),
   };
+}
+
+/** Empties a report in place (a control reset): its journal keeps its limit. */
+export function resetReport(report: ReplayReport): void {
+  const { journal } = report;
+  resetJournal(journal);
+  notificationEntries.delete(report);
+  Object.assign(report, emptyReport(journal.limit), { journal });
 }
 
 function short(value: unknown): string {
@@ -134,6 +151,7 @@ function eventLines(report: ReplayReport): string[] {
   }
   for (const text of report.timeouts) lines.push(`timeout: ${text}`);
   for (const text of report.strays) lines.push(`ignored: ${text}`);
+  for (const text of report.live ?? []) lines.push(`answered live: ${text}`);
   return lines;
 }
 
@@ -146,6 +164,7 @@ function tally(report: ReplayReport): string[] {
     [report.repeats.length, "repeated"],
     [report.divergences.length, "divergent"],
     [report.timeouts.length, "timed out"],
+    [report.live?.length ?? 0, "answered live"],
   ];
   const said = counts.filter(([count]) => count > 0).map(([count, what]) => `${count} ${what}`);
   return said.length > 0 ? [`session summary: ${said.join(", ")} (each shown above)`] : [];

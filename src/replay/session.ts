@@ -14,8 +14,9 @@ import { sleep } from "../util.ts";
 import { ServerRequests } from "./asking.ts";
 import type { RecordedSession, Step, Trigger } from "./episodes.ts";
 import { MatcherFailure, SessionMatcher } from "./matching.ts";
-import { eraHint } from "./era.ts";
+import { eraHint, isEraProbe } from "./era.ts";
 import type { ReplayOptions } from "./options.ts";
+import { invalid } from "./outlet.ts";
 import type { Outlet } from "./outlet.ts";
 import { countNotification } from "./report.ts";
 import type { RecordingSource, ReportSink } from "./source.ts";
@@ -26,6 +27,9 @@ import { describe, isChangeNotice, malformedText, paced, settleGap } from "./ste
 import { noteMatch } from "./match_note.ts";
 import { sameTrigger } from "./trigger_list.ts";
 import { whenSettled } from "./settling.ts";
+import { describeMiss } from "./miss.ts";
+import type { MissReport } from "../errors.ts";
+import type { JournalEntry } from "./journal.ts";
 
 type LiveRequest = JsonRpcMessage & { id: JsonRpcId };
 
@@ -43,6 +47,7 @@ export class ReplaySession {
     private readonly source: RecordingSource,
     private readonly sink: ReportSink,
     private readonly options: ReplayOptions,
+    readonly label = "1", // how the journal names this session
   ) {
     this.#asked = new ServerRequests(sink, options);
   }
@@ -54,9 +59,7 @@ export class ReplaySession {
       await this.source.progress();
       opening = this.source.opening();
     }
-    for (const step of opening) {
-      await this.#emitPassive(step, out, { cancelled: false });
-    }
+    for (const step of opening) await this.#emitPassive(step, out, { cancelled: false });
   }
 
   /** Handles one message from the client. Resolves when its reply (if any) is fully sent. */
@@ -94,6 +97,11 @@ export class ReplaySession {
   /** Recorded triggers this session never used. */
   unusedTriggers(): Trigger[] {
     return this.#matcher?.book.unused() ?? [];
+  }
+
+  /** Starts afresh on the same recording, every answer unused again (a control reset). */
+  restart(): void {
+    if (this.recording) this.#matcher = new SessionMatcher(this.recording.triggers, this.options);
   }
 
   /**
@@ -166,7 +174,7 @@ export class ReplaySession {
 
   async #serveMatch(message: LiveRequest, key: RequestKey, match: Match<Trigger>, out: Outlet) {
     const trigger = match.item;
-    noteMatch(this.sink, this.options, key, match);
+    const entry = noteMatch(this.sink, this.options, { message, key, session: this.label }, match);
     out.begin?.(trigger);
     if (!trigger.response && !trigger.cancelled) {
       return await this.#unanswered(message, trigger, out);
@@ -178,7 +186,7 @@ export class ReplaySession {
     const flight = flightOf(message);
     this.#inFlight.set(idKey(message.id), flight);
     try {
-      await this.#serve(message, trigger, flight, out, match.kind === "repeat");
+      await this.#serve(message, trigger, flight, out, match.kind === "repeat", entry);
     } finally {
       this.#inFlight.delete(idKey(message.id));
     }
@@ -186,28 +194,20 @@ export class ReplaySession {
 
   async #miss(message: LiveRequest, key: RequestKey, matcher: SessionMatcher, out: Outlet) {
     const live = await this.options.onMiss?.(message, { session: this.recording?.id });
+    this.sink.noteRequest(message, key, this.label, live ? "live" : "miss");
     if (live) return await out.send({ ...live, id: message.id });
-    if (this.#isEraProbe(key.method)) {
+    if (isEraProbe(this.source, key.method)) {
       // A legacy server does not know server/discover; answering as it would
       // lets a client that probes for the modern era fall back to initialize.
       const text = `Method not found: ${key.method}`;
       return await out.send(errorResponse(message.id, ErrorCode.MethodNotFound, text));
     }
-    const diagnosis = matcher.diagnose(key);
-    const text = diagnosis.message + eraHint(this.source.era, message);
-    this.#reportMiss({
-      method: key.method,
-      message: text,
-      closestLine: diagnosis.closestLine,
-      path: diagnosis.differs,
-    });
-    await out.send(errorResponse(message.id, ErrorCode.ReplayMiss, text, {
-      closest: diagnosis.closest ?? null,
-      differs: diagnosis.differs ?? null,
-    }));
+    const miss = describeMiss(matcher.diagnose(key), key, eraHint(this.source.era, message));
+    this.#reportMiss(miss.report);
+    await out.send(errorResponse(message.id, ErrorCode.ReplayMiss, miss.report.message, miss.data));
   }
 
-  #reportMiss(miss: { method: string; message: string; closestLine?: number; path?: string }) {
+  #reportMiss(miss: MissReport) {
     const entry = Object.fromEntries(Object.entries(miss).filter(([, v]) => v !== undefined));
     this.sink.report.misses.push(entry as typeof miss);
     this.options.log?.(`miss: ${miss.message}`);
@@ -226,6 +226,7 @@ export class ReplaySession {
   }
 
   async #failMatcher(message: LiveRequest, key: RequestKey, error: Error, out: Outlet) {
+    this.sink.noteRequest(message, key, this.label, "miss");
     this.#reportMiss({ method: key.method, message: error.message });
     await out.send(errorResponse(message.id, ErrorCode.InternalError, error.message));
   }
@@ -242,12 +243,13 @@ export class ReplaySession {
     flight: InFlight,
     out: Outlet,
     repeat: boolean,
+    entry: JournalEntry | undefined,
   ) {
     // Awaited only with faults: an await on the path of every answer cost the
     // stdio replay about 15 µs a call (the continuation waits for the next
     // turn of the event loop), measured end to end.
     const answerFault = this.options.faults
-      ? await this.#faultsBefore(message, trigger, out)
+      ? await this.#faultsBefore(message, trigger, out, entry)
       : undefined;
     if (answerFault === "stop") return;
     let last = trigger.t;
@@ -283,12 +285,14 @@ export class ReplaySession {
     message: LiveRequest,
     trigger: Trigger,
     out: Outlet,
+    entry: JournalEntry | undefined,
   ): Promise<Fault | undefined | "stop"> {
     const faults = this.options.faults?.faultsFor({
       method: trigger.key.method,
       name: trigger.key.name,
       message,
     }) ?? [];
+    if (entry && faults.length > 0) entry.outcome = "fault";
     let answerFault: Fault | undefined;
     for (const fault of faults) {
       if (fault.kind === "delay") await sleep(fault.ms);
@@ -379,21 +383,10 @@ export class ReplaySession {
     }
   }
 
-  /** `server/discover` sent to a legacy recording that never saw one. */
-  #isEraProbe(method: string): boolean {
-    return method === "server/discover" && this.source.era === "legacy" &&
-      !this.source.recordsMethod(method);
-  }
-
   #answer(message: JsonRpcMessage) {
     if (this.#asked.answer(message)) return;
     const text = `an answer for id ${JSON.stringify(message.id)}, which was never asked`;
     this.sink.report.strays.push(text);
     this.options.log?.(`ignored ${text}`);
   }
-}
-
-/** Answers a message that is not valid JSON-RPC. */
-async function invalid(out: Outlet, why: string): Promise<void> {
-  await out.send(errorResponse(null, ErrorCode.InvalidRequest, `Invalid request: ${why}`));
 }

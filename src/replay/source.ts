@@ -9,6 +9,9 @@ import type { Era } from "../cassette/format.ts";
 import type { Match } from "../match/answer_book.ts";
 import type { RecordedSession, Trigger } from "./episodes.ts";
 import type { ReplayReport } from "./report.ts";
+import type { JournalEntry, JournalOutcome } from "./journal.ts";
+import type { RequestKey } from "../match/fingerprint.ts";
+import type { JsonRpcMessage } from "../jsonrpc.ts";
 
 /** The recording a session serves from. */
 export interface RecordingSource {
@@ -37,4 +40,12 @@ export interface ReportSink {
   readonly report: ReplayReport;
   /** Notes that `trigger` answered a live request, and how. */
   noteUse(trigger: Trigger, match: Match<Trigger>): void;
+  /** Adds a live request to the journal; its entry, or undefined once the journal is full. */
+  noteRequest(
+    message: JsonRpcMessage,
+    key: RequestKey,
+    session: string,
+    outcome: JournalOutcome,
+    line?: number,
+  ): JournalEntry | undefined;
 }

@@ -71,7 +71,7 @@ export async function serveStdio(
     session.close();
     await out.close();
   }
-  return engine.finish();
+  return await engine.finished();
 }
 
 /** The engine's outlet on stdio: a line per message, raw text as it is. */

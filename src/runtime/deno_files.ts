@@ -58,11 +58,11 @@ export function openRandomReads(path: string): RandomReads {
 export function openAppend(path: string, options: AppendOptions = {}): AppendFile {
   if (options.createNew) {
     return appending(Deno.openSync(path, {
-        write: true,
-        append: true,
-        createNew: true,
-        ...(options.mode ? { mode: options.mode } : {}),
-      }));
+      write: true,
+      append: true,
+      createNew: true,
+      ...(options.mode ? { mode: options.mode } : {}),
+    }));
   }
   const seen = lstatOrUndefined(path);
   if (seen?.isSymlink) throw linkError(path);

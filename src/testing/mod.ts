@@ -20,10 +20,15 @@
  * - `Deno.test`: {@linkcode useDenoCassette}`(t, options)`
  * - jest: {@linkcode useJestCassette}`(options)`
  *
+ * The result `finish()` resolves with holds the replay's journal; the
+ * expectations ask it what the client did: {@linkcode expectCalled},
+ * {@linkcode expectNeverCalled}, {@linkcode expectCalledInOrder},
+ * {@linkcode expectAllPlayed}.
+ *
  * @example
  * ```ts
  * import { test } from "node:test";
- * import { useCassette } from "mcp-cassette/testing"; // JSR: "@mcp-cassette/mcp-cassette/testing"
+ * import { useCassette } from "@mcp-cassette/mcp-cassette/testing";
  *
  * test("lists tools", async (t) => {
  *   const server = await useCassette(t, { server: ["node", "server.js"] });
@@ -49,3 +54,11 @@ export type { DenoTestContext } from "./deno.ts";
 export { useVitestCassette } from "./vitest.ts";
 export type { VitestContext } from "./vitest.ts";
 export { useJestCassette } from "./jest.ts";
+export {
+  expectAllPlayed,
+  ExpectationError,
+  expectCalled,
+  expectCalledInOrder,
+  expectNeverCalled,
+} from "./expect.ts";
+export type { AllPlayedOptions, CalledOptions, ExpectedCall, JournalSource } from "./expect.ts";

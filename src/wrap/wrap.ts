@@ -1,11 +1,12 @@
 /**
  * `wrap`: rewrites a client config in place so chosen stdio servers record
  * through mcp-cassette, or replay from a folder of cassettes; `unwrap` puts
- * the original file back. Only the `command` and `args` values of the chosen
+ * back what wrap changed (unwrap.ts). Only the `command` and `args` values of the chosen
  * entries change (jsonc-parser's `modify`), so comments, trailing commas,
  * indentation, key order and the other servers stay as they were. The
  * original is kept next to the file, moved there whole (a rename keeps its
- * every byte), until `--unwrap` moves it back.
+ * every byte), until `--unwrap` takes the wrapped entries' values from it,
+ * keeping whatever else the client changed in the file meanwhile.
  *
  * @module
  */
@@ -13,6 +14,7 @@ import { applyEdits, modify } from "jsonc-parser";
 import type { FormattingOptions } from "jsonc-parser";
 import { runtime } from "../runtime/mod.ts";
 import { ConfigError, parseClientConfig } from "./config.ts";
+import { unwrapConfig } from "./unwrap.ts";
 import type { ClientConfig, ServerEntry } from "./config.ts";
 import { writeFileSafely } from "../files/safe_write.ts";
 
@@ -58,10 +60,25 @@ function absolute(path: string): string {
   return `${runtime.cwd().replace(/[\\/]$/, "")}/${path}`;
 }
 
+/** The cassette of `server` in the folder the action names. */
+function cassetteIn(dir: string, server: ServerEntry): string {
+  return `${absolute(dir).replace(/[\\/]$/, "")}/${cassetteName(server.name)}`;
+}
+
+/** What to run by hand for a server wrap leaves alone because a client reaches it at a URL. */
+function urlHint(action: WrapAction & { dir: string }, server: ServerEntry): string {
+  const cassette = cassetteIn(action.dir, server);
+  const run = action.kind === "record"
+    ? `record it with mcp-cassette record --url ${server.url} -o ${cassette}`
+    : `replay it with mcp-cassette replay ${cassette}`;
+  return `${server.name}: left alone, it is reached at a URL; ${run} --listen 127.0.0.1:PORT ` +
+    `and point the client at the URL it prints`;
+}
+
 /** The command line of the wrapped entry. */
 function wrappedCommand(self: string[], action: WrapAction, server: ServerEntry): string[] {
   if (action.kind === "unwrap") return server.command!;
-  const cassette = `${absolute(action.dir).replace(/[\\/]$/, "")}/${cassetteName(server.name)}`;
+  const cassette = cassetteIn(action.dir, server);
   return action.kind === "record"
     ? [...self, "record", "-o", cassette, "--", ...server.command!]
     : [...self, "replay", cassette];
@@ -115,17 +132,6 @@ async function exists(path: string): Promise<boolean> {
   return (await runtime.stat(path)) !== undefined;
 }
 
-/** Moves the backup back over the config. */
-async function unwrap(options: WrapOptions): Promise<number> {
-  const backup = options.file + BACKUP_SUFFIX;
-  if (!(await exists(backup))) {
-    throw new ConfigError(options.file, `not wrapped: there is no backup ${backup} to put back`);
-  }
-  await runtime.rename(backup, options.file);
-  options.log(`${options.file}: put back as it was before wrap`);
-  return 0;
-}
-
 /** Checks what the action needs of the folder before anything is written. */
 async function prepareDir(action: WrapAction, servers: ServerEntry[], file: string) {
   if (action.kind === "record") {
@@ -142,8 +148,15 @@ async function prepareDir(action: WrapAction, servers: ServerEntry[], file: stri
 
 /** Rewrites (or puts back) the config; resolves with the exit code. */
 export async function wrapConfig(options: WrapOptions): Promise<number> {
-  if (options.action.kind === "unwrap") return await unwrap(options);
   const self = options.self ?? runtime.selfCommand();
+  if (options.action.kind === "unwrap") {
+    return await unwrapConfig({
+      file: options.file,
+      backup: options.file + BACKUP_SUFFIX,
+      isWrapped: (server) => isWrapped(self, server),
+      log: options.log,
+    });
+  }
   const text = await runtime.readTextFile(options.file).catch((error: Error) => {
     throw new ConfigError(options.file, `cannot read the config: ${error.message.split("\n")[0]}`);
   });
@@ -165,13 +178,7 @@ export async function wrapConfig(options: WrapOptions): Promise<number> {
   checkDistinct(options.file, stdio);
   await prepareDir(options.action, stdio, options.file);
   for (const server of picked.filter((server) => server.url !== undefined)) {
-    options.log(
-      `${server.name}: left alone, it is reached at a URL; record it with ` +
-        `mcp-cassette record --url ${server.url} -o ${
-          cassetteName(server.name)
-        } --listen 127.0.0.1:PORT ` +
-        `and point the client at the URL it prints`,
-    );
+    options.log(urlHint(options.action, server));
   }
   const formattingOptions = formattingOf(text);
   let edited = text;

@@ -44,7 +44,7 @@ test("record -o /proc/x.jsonl: the folder is there and takes no files, in one li
     "--",
     ...EVERYTHING,
   ]);
-  assert.equal(refused.code, 8, refused.stderr);
+  assert.equal(refused.code, 9, refused.stderr);
   assert.equal(refused.stderr.trim().split("\n").length, 1, refused.stderr);
   assert.match(
     refused.stderr,

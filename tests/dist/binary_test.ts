@@ -5,22 +5,26 @@
  * (runtime.selfCommand), which only works if it knows it is compiled.
  *
  * CI passes the binary it built in MCP_CASSETTE_BINARY; otherwise the test
- * compiles one with Bun, offline.
+ * compiles one with Bun, offline. The modules the CLI loads only when a run
+ * needs them (HTTP replay, other tools' cassettes) must be in the binary too.
  */
 import { after, test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync, rmSync } from "node:fs";
 import path from "node:path";
-import { run, tempDir } from "../helpers.ts";
+import { FOREIGN, initializeRequest, ROOT, run, tempDir } from "../helpers.ts";
+import { startBackground } from "../http/http_helpers.ts";
 import { hostBinary, overridesInName, recordWith, replayWith } from "./_runtimes.ts";
 
 const NAME = `compiled binary${overridesInName("MCP_CASSETTE_BINARY")}: --version, ` +
   "record → replay with the SDK client, and the demo restarting itself";
 const work = tempDir("mcp-cassette-bin-");
 after(() => rmSync(work, { recursive: true, force: true }));
+let built: Promise<string> | undefined;
+const binaryOnce = () => built ??= hostBinary(work);
 
 test(NAME, async () => {
-  const binary = await hostBinary(work);
+  const binary = await binaryOnce();
 
   const version = await run([binary, "--version"], { cwd: work });
   assert.equal(version.code, 0, version.stderr);
@@ -43,4 +47,31 @@ test(NAME, async () => {
   const demo = await run([binary, "demo", "--out", path.join(work, "demo")], { cwd: work });
   assert.equal(demo.code, 0, demo.stdout + demo.stderr);
   assert.match(demo.stdout, /demo OK/);
+});
+
+test(`compiled binary${overridesInName("MCP_CASSETTE_BINARY")}: replay --listen and another tool's cassette (modules loaded on demand)`, async () => {
+  const binary = await binaryOnce();
+  const cassette = path.join(ROOT, "examples", "cassettes", "weather.cassette.jsonl");
+  const replay = await startBackground(
+    [binary, "replay", "--listen", "0", cassette],
+    /at (http:\/\/\S+)/,
+  );
+  try {
+    const answer = await fetch(replay.found, {
+      method: "POST",
+      headers: {
+        "content-type": "application/json",
+        accept: "application/json, text/event-stream",
+      },
+      body: JSON.stringify(initializeRequest(1)),
+    });
+    assert.equal(answer.status, 200, replay.output());
+    assert.match(await answer.text(), /"protocolVersion"/);
+  } finally {
+    await replay.stop("SIGTERM");
+  }
+  const foreign = path.join(FOREIGN, "ts-mcp-cassette", "stdio-tape.jsonl");
+  const inspected = await run([binary, "inspect", foreign], { cwd: work });
+  assert.equal(inspected.code, 0, inspected.stdout + inspected.stderr);
+  assert.match(inspected.stdout, /imported from ts-mcp-cassette/);
 });

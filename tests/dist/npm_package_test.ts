@@ -6,7 +6,9 @@
  * node_modules by Node (ES modules and `require`), Deno, Bun and jest's
  * CommonJS runtime, replays a committed cassette to the SDK client.
  *
- * Built, packed and installed once; every case shares the install. `npm
+ * Built, packed and installed once; every case shares the install (CI
+ * passes the tarball its release built in MCP_CASSETTE_TARBALL: then it is
+ * unpacked and packed again, not built). `npm
  * install` takes jsonc-parser, smol-toml and the SDK from the npm registry
  * (or its local cache).
  */
@@ -19,6 +21,7 @@ import {
   mkdirSync,
   readFileSync,
   realpathSync,
+  renameSync,
   rmSync,
   statSync,
   writeFileSync,
@@ -26,7 +29,15 @@ import {
 import path from "node:path";
 import process from "node:process";
 import { ROOT, run, tempDir } from "../helpers.ts";
-import { BUN_BIN, DENO_BIN, denoScript, NODE_BIN, recordWith, replayWith } from "./_runtimes.ts";
+import {
+  BUN_BIN,
+  DENO_BIN,
+  denoScript,
+  NODE_BIN,
+  overridesInName,
+  recordWith,
+  replayWith,
+} from "./_runtimes.ts";
 
 interface PackedFile {
   path: string;
@@ -81,7 +92,13 @@ before(async () => {
   // Set first: with the build failed, the tests' files would otherwise land in the
   // working folder (path.join("", name)), the repository when run from its root.
   project = path.join(work, "project");
-  await denoScript("build_npm.ts", ["--out", outDir]);
+  const given = process.env.MCP_CASSETTE_TARBALL;
+  if (given) {
+    // CI's release packed and proved this tarball already: test what it shipped, unbuilt again.
+    const unpacked = await run(["tar", "-xzf", path.resolve(ROOT, given), "-C", work]);
+    assert.equal(unpacked.code, 0, unpacked.stderr);
+    renameSync(path.join(work, "package"), outDir);
+  } else await denoScript("build_npm.ts", ["--out", outDir]);
   manifest = JSON.parse(readFileSync(path.join(outDir, "package.json"), "utf8"));
   packed = JSON.parse(npm(["pack", "--json", "--pack-destination", work], outDir))[0];
   mkdirSync(project);
@@ -105,8 +122,8 @@ after(() => {
   if (work) rmSync(work, { recursive: true, force: true });
 });
 
-test("npm package: manifest, exports and tarball contents", () => {
-  assert.equal(manifest.name, "mcp-cassette");
+test(`npm package${overridesInName("MCP_CASSETTE_TARBALL")}: manifest, exports and tarball contents`, () => {
+  assert.equal(manifest.name, "@mcp-cassette/mcp-cassette");
   assert.equal(
     manifest.version,
     JSON.parse(readFileSync(path.join(ROOT, "deno.json"), "utf8")).version,
@@ -176,7 +193,7 @@ test("npm package: manifest, exports and tarball contents", () => {
 });
 
 test("npm package: the installed bin records under Node and replays under Node, Bun and Deno", async () => {
-  const pkgDir = path.join(project, "node_modules", "mcp-cassette");
+  const pkgDir = path.join(project, "node_modules", "@mcp-cassette", "mcp-cassette");
   // On Windows .bin holds .cmd shims; Node runs the bin's target itself.
   const bin = process.platform === "win32"
     ? path.join(pkgDir, "cli.js")
@@ -223,20 +240,20 @@ test("npm package: the installed bin records under Node and replays under Node, 
 
 /**
  * A script that replays sum.cassette.jsonl with `startCassette` (from the
- * package's main entry) and the `mcp-cassette/testing` helpers' name check,
+ * package's main entry) and the `@mcp-cassette/mcp-cassette/testing` helpers' name check,
  * calls get-sum through the SDK client, and prints what it saw.
  */
 function clientScript(kind: "esm" | "cjs"): string {
   const load = kind === "esm"
     ? `import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { startCassette } from "mcp-cassette";
-import { cassetteFileName } from "mcp-cassette/testing";
+import { startCassette } from "@mcp-cassette/mcp-cassette";
+import { cassetteFileName } from "@mcp-cassette/mcp-cassette/testing";
 `
     : `const { Client } = require("@modelcontextprotocol/sdk/client/index.js");
 const { StdioClientTransport } = require("@modelcontextprotocol/sdk/client/stdio.js");
-const { startCassette } = require("mcp-cassette");
-const { cassetteFileName } = require("mcp-cassette/testing");
+const { startCassette } = require("@mcp-cassette/mcp-cassette");
+const { cassetteFileName } = require("@mcp-cassette/mcp-cassette/testing");
 `;
   return `${load}
 async function main() {
@@ -294,13 +311,13 @@ for (const [name, runner, kind] of LIBRARY_CASES) {
     // (Deno names it by a URL's path, /C:/… on Windows; macOS's temp folder is a symlink).
     assert.equal(
       realpathSync(String(seen.cli).replace(/^\/(?=[A-Za-z]:)/, "")),
-      realpathSync(path.join(project, "node_modules", "mcp-cassette", "cli.js")),
+      realpathSync(path.join(project, "node_modules", "@mcp-cassette", "mcp-cassette", "cli.js")),
       `${name} started ${seen.cli}`,
     );
   });
 }
 
-test("npm package: jest's CommonJS runtime (no ES module support) loads mcp-cassette/testing", async () => {
+test("npm package: jest's CommonJS runtime (no ES module support) loads @mcp-cassette/mcp-cassette/testing", async () => {
   // What ts-jest and babel set-ups amount to: test files run as CommonJS and
   // require() the package, with no --experimental-vm-modules.
   writeFileSync(
@@ -311,7 +328,7 @@ test("npm package: jest's CommonJS runtime (no ES module support) loads mcp-cass
     path.join(project, "sum.test.js"),
     `const { Client } = require("@modelcontextprotocol/sdk/client/index.js");
 const { StdioClientTransport } = require("@modelcontextprotocol/sdk/client/stdio.js");
-const { useJestCassette } = require("mcp-cassette/testing");
+const { useJestCassette } = require("@mcp-cassette/mcp-cassette/testing");
 
 test("adds two numbers", async () => {
   const cassette = await useJestCassette({ dir: __dirname, name: "sum.cassette.jsonl" });
@@ -350,8 +367,8 @@ test("adds two numbers", async () => {
 test("npm package: TypeScript finds the declarations from CommonJS and from ES modules", async () => {
   writeFileSync(
     path.join(project, "types.cts"),
-    `import { startCassette, UsageError } from "mcp-cassette";
-import { cassetteFileName, useJestCassette } from "mcp-cassette/testing";
+    `import { startCassette, UsageError } from "@mcp-cassette/mcp-cassette";
+import { cassetteFileName, useJestCassette } from "@mcp-cassette/mcp-cassette/testing";
 const started: Promise<{ command: string }> = startCassette({ path: "x.cassette.jsonl", replay: { strict: true } });
 const name: string = cassetteFileName(["a"]);
 void started; void name; void useJestCassette; void UsageError;
@@ -359,8 +376,8 @@ void started; void name; void useJestCassette; void UsageError;
   );
   writeFileSync(
     path.join(project, "types.mts"),
-    `import { startCassette } from "mcp-cassette";
-import { useCassette } from "mcp-cassette/testing";
+    `import { startCassette } from "@mcp-cassette/mcp-cassette";
+import { useCassette } from "@mcp-cassette/mcp-cassette/testing";
 const started: Promise<{ args: string[] }> = startCassette({ path: "x.cassette.jsonl", replay: { pace: "recorded" } });
 void started; void useCassette;
 `,

@@ -53,11 +53,11 @@ export function freePort(): Promise<number> {
 export function startBackground(
   command: readonly string[],
   pattern: RegExp,
-  options: { env?: Record<string, string>; timeoutMs?: number } = {},
+  options: { env?: Record<string, string>; timeoutMs?: number; cwd?: string } = {},
 ): Promise<Background> {
   return new Promise((resolve, reject) => {
     const child = spawn(command[0], command.slice(1), {
-      cwd: ROOT,
+      cwd: options.cwd ?? ROOT,
       env: { ...process.env, NO_COLOR: "1", ...options.env },
       stdio: ["ignore", "pipe", "pipe"],
     });

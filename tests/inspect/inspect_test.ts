@@ -95,3 +95,26 @@ test("CLI: text summary, --grep, --faults dry run, bad input", async () => {
   assert.equal((await run([...CLI, "inspect", path.join(dir, "missing.jsonl")])).code, 2);
   assert.equal((await run([...CLI, "inspect", golden, "--format", "yaml"])).code, 2);
 });
+
+test("CLI: the server is named from its serverInfo when the header does not name it, as view and check do", async () => {
+  // A cassette recorded through the SDK client: the header has the command, not the name.
+  const cassette = path.join(
+    ROOT,
+    "examples/runners/node/cassettes/adds-two-numbers.cassette.jsonl",
+  );
+  const text = await run([...CLI, "inspect", cassette]);
+  assert.equal(text.code, 0, text.stderr);
+  assert.match(text.stdout, /\n {2}server mcp-servers\/everything 2\.0\.0 \(node /);
+  const json = await run([...CLI, "inspect", cassette, "--format", "json"]);
+  assert.deepEqual(JSON.parse(json.stdout).serverInfo, {
+    name: "mcp-servers/everything",
+    version: "2.0.0",
+  });
+  // A header that names the server still wins.
+  const named = await run([
+    ...CLI,
+    "inspect",
+    path.join(ROOT, "examples/cassettes/weather.cassette.jsonl"),
+  ]);
+  assert.match(named.stdout, /\n {2}server weather-example 1\.0\.0 /);
+});

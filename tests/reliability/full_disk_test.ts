@@ -2,7 +2,7 @@
  * A full disk is a clear error and loses nothing that was written. Each test
  * mounts a real 64 KB tmpfs (we run as root in CI; elsewhere the test skips
  * and says why), fills it, and checks: the client's session goes on, one
- * line on stderr names the file and the cause, the exit code is 8, the
+ * line on stderr names the file and the cause, the exit code is 9, the
  * files hold whole lines only, and nothing empty or half-made is left.
  */
 import { test } from "node:test";
@@ -78,7 +78,7 @@ const INIT = [
 const BIG = "x".repeat(3000);
 
 for (const threads of ["1", "0"]) {
-  test(`stdio recorder (threads ${threads}): a full disk stops the recording, not the session (exit 8)`, async (t) => {
+  test(`stdio recorder (threads ${threads}): a full disk stops the recording, not the session (exit 9)`, async (t) => {
     const disk = smallDisk(t);
     if (!disk) return;
     try {
@@ -95,7 +95,7 @@ for (const threads of ["1", "0"]) {
         assert.match(answer.result?.content?.[0]?.text ?? "", new RegExp(`${id}:x`), `call ${id}`);
       }
       const { code } = await client.finish();
-      assert.equal(code, 8, client.stderr);
+      assert.equal(code, 9, client.stderr);
       assertSaidOnce(client.stderr, cassette);
       const lines = assertWholeLines(cassette);
       assert.match(lines[0], /"format":"mcp-cassette"/);
@@ -106,7 +106,7 @@ for (const threads of ["1", "0"]) {
   });
 }
 
-test("a claim or header that cannot be written leaves no 0-byte claim or cassette (exit 8)", async (t) => {
+test("a claim or header that cannot be written leaves no 0-byte claim or cassette (exit 9)", async (t) => {
   const disk = smallDisk(t);
   if (!disk) return;
   try {
@@ -120,13 +120,13 @@ test("a claim or header that cannot be written leaves no 0-byte claim or cassett
       return client.finish().then(({ code }) => ({ code, stderr: client.stderr }));
     };
     const noClaim = await record();
-    assert.equal(noClaim.code, 8, noClaim.stderr);
+    assert.equal(noClaim.code, 9, noClaim.stderr);
     assertSaidOnce(noClaim.stderr, `${cassette}.claim`);
     assert.deepEqual(readdirSync(disk).sort(), ["filler", "spare"]);
 
     rmSync(spare);
     const noHeader = await record();
-    assert.equal(noHeader.code, 8, noHeader.stderr);
+    assert.equal(noHeader.code, 9, noHeader.stderr);
     assertSaidOnce(noHeader.stderr, cassette);
     assert.deepEqual(readdirSync(disk), ["filler"], "a 0-byte claim or cassette was left");
   } finally {
@@ -134,7 +134,7 @@ test("a claim or header that cannot be written leaves no 0-byte claim or cassett
   }
 });
 
-test("new_episodes on a full disk appends no torn line and exits 8", async (t) => {
+test("new_episodes on a full disk appends no torn line and exits 9", async (t) => {
   const disk = smallDisk(t);
   if (!disk) return;
   try {
@@ -160,7 +160,7 @@ test("new_episodes on a full disk appends no torn line and exits 8", async (t) =
     const answer = await client.answer(2, 60_000) as { result?: unknown };
     assert.ok(answer.result, "the live server's answer reached the client");
     const { code } = await client.finish();
-    assert.equal(code, 8, client.stderr);
+    assert.equal(code, 9, client.stderr);
     assertSaidOnce(client.stderr, cassette);
     assertWholeLines(cassette);
     assert.ok(readFileSync(cassette).subarray(0, before.length).equals(before));
@@ -169,7 +169,7 @@ test("new_episodes on a full disk appends no torn line and exits 8", async (t) =
   }
 });
 
-test("HTTP recorder on a full disk keeps answering, then exits 8", async (t) => {
+test("HTTP recorder on a full disk keeps answering, then exits 9", async (t) => {
   const disk = smallDisk(t);
   if (!disk) return;
   const fixture = await startHttpFixture();
@@ -190,7 +190,7 @@ test("HTTP recorder on a full disk keeps answering, then exits 8", async (t) => 
     const code = await recorder.stop("SIGINT");
     assertSaidOnce(recorder.output(), cassette);
     // Deno may re-raise a handled SIGINT at exit (see Background.stop), hiding the code.
-    if (code !== 0) assert.equal(code, 8, recorder.output());
+    if (code !== 0) assert.equal(code, 9, recorder.output());
     assertWholeLines(cassette);
     assert.deepEqual(readdirSync(disk), ["h.cassette.jsonl"]);
   } finally {

@@ -30,6 +30,7 @@ async function unwritableAnswerTo2(): Promise<Redactor> {
     url: (pathAndQuery) => real.url(pathAndQuery),
     info: () => real.info(),
     findings: (value, dir) => real.findings(value, dir),
+    messageWithValues: (msg, dir) => real.messageWithValues(msg, dir),
     // Every frame goes through message() below, none is passed on its text.
     keepsLine: () => false,
     message(msg: Json, dir): Json {

@@ -175,7 +175,10 @@ for (const shape of SHAPES) {
       assert.equal(replaying.code, 0, replaying.stderr);
       assert.match(
         replaying.stderr,
-        /remote: left alone, it is reached at a URL; record it with mcp-cassette record --url https:\/\/example\.com\/mcp/,
+        new RegExp(
+          "remote: left alone, it is reached at a URL; replay it with mcp-cassette replay " +
+            `${path.join(cassettes, "remote.cassette.jsonl")} --listen 127\\.0\\.0\\.1:PORT`,
+        ),
       );
       const replayEntry = parse(readFileSync(config, "utf8"))[shape.key].everything;
       assert.deepEqual(replayEntry.args.slice(-2), ["replay", cassette]);

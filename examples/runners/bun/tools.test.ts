@@ -6,7 +6,7 @@ import { expect, test } from "bun:test";
 import { fileURLToPath } from "node:url";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { withCassette } from "../../../src/testing/mod.ts";
+import { expectAllPlayed, expectNeverCalled, withCassette } from "../../../src/testing/mod.ts";
 
 const dir = fileURLToPath(new URL("./cassettes", import.meta.url));
 const server = [
@@ -34,5 +34,9 @@ test(
     const { tools } = await client.listTools();
     expect(tools.map((tool) => tool.name)).toContain("get-sum");
     await client.close();
+    // What the client did, from the replay's journal (finish() again after the body is a no-op):
+    const played = await cassette.finish();
+    expectNeverCalled(played, "get-sum");
+    expectAllPlayed(played);
   }),
 );

@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import { fileURLToPath } from "node:url";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { useDenoCassette } from "../../../src/testing/mod.ts";
+import { expectAllPlayed, expectCalled, useDenoCassette } from "../../../src/testing/mod.ts";
 
 const dir = fileURLToPath(new URL("./cassettes", import.meta.url));
 const server = [
@@ -29,5 +29,8 @@ Deno.test("echoes a message", async (t) => {
   const result = await client.callTool({ name: "echo", arguments: { message: "hi" } });
   assert.deepEqual(result.content, [{ type: "text", text: "Echo: hi" }]);
   await client.close();
-  await cassette.finish(); // throws on replay misses
+  const played = await cassette.finish(); // throws on replay misses
+  // What the client did, from the replay's journal:
+  expectCalled(played, "echo", { times: 1, with: { message: "hi" } });
+  expectAllPlayed(played);
 });

@@ -3,8 +3,8 @@
  * `node --experimental-vm-modules` (jest's ESM support, which the library's
  * top-level await needs).
  *
- * In a project that installed `mcp-cassette` from npm, `mcp-cassette/testing`
- * resolves on its own and `moduleNameMapper` is not needed. This repository
+ * In a project that installed `@mcp-cassette/mcp-cassette` from npm, its `/testing`
+ * entry resolves on its own and `moduleNameMapper` is not needed. This repository
  * does not install itself, so the mapping points the import at a build made
  * by `scripts/build_npm.ts`: MCP_CASSETTE_NPM_DIR if set, else `npm/`.
  */
@@ -22,6 +22,6 @@ export default {
   transform: {},
   watchman: false,
   moduleNameMapper: {
-    "^mcp-cassette/testing$": path.join(packageDir, "src", "testing", "mod.js"),
+    "^@mcp-cassette/mcp-cassette/testing$": path.join(packageDir, "src", "testing", "mod.js"),
   },
 };

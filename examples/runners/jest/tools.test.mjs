@@ -11,7 +11,7 @@
 import { fileURLToPath } from "node:url";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { useJestCassette } from "mcp-cassette/testing";
+import { expectCalled, useJestCassette } from "@mcp-cassette/mcp-cassette/testing";
 
 const dir = fileURLToPath(new URL("./cassettes", import.meta.url));
 const server = [
@@ -43,5 +43,7 @@ test("adds two numbers", async () => {
     // Stops the server process even when the test fails: jest waits for open handles.
     await client.close();
   }
-  await cassette.finish(); // throws on replay misses
+  const played = await cassette.finish(); // throws on replay misses
+  // What the client did, from the replay's journal:
+  expectCalled(played, "get-sum", { times: 1, with: { a: 2, b: 40 } });
 });

@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { fileURLToPath } from "node:url";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { useCassette } from "../../../src/testing/mod.ts";
+import { expectAllPlayed, expectCalled, useCassette } from "../../../src/testing/mod.ts";
 
 const dir = fileURLToPath(new URL("./cassettes", import.meta.url));
 const server = [
@@ -30,5 +30,8 @@ test("adds two numbers", async (t) => {
   const result = await client.callTool({ name: "get-sum", arguments: { a: 2, b: 40 } });
   assert.deepEqual(result.content, [{ type: "text", text: "The sum of 2 and 40 is 42." }]);
   await client.close();
-  await cassette.finish();
+  const played = await cassette.finish(); // throws on replay misses
+  // What the client did, from the replay's journal:
+  expectCalled(played, "get-sum", { times: 1, with: { a: 2, b: 40 } });
+  expectAllPlayed(played);
 });

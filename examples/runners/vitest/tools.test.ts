@@ -8,7 +8,7 @@ import { expect, test } from "vitest";
 import { fileURLToPath } from "node:url";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { useVitestCassette } from "../../../src/testing/mod.ts";
+import { expectCalled, expectCalledInOrder, useVitestCassette } from "../../../src/testing/mod.ts";
 
 const dir = fileURLToPath(new URL("./cassettes", import.meta.url));
 const server = [
@@ -31,5 +31,8 @@ test("adds two numbers", async (context) => {
   const result = await client.callTool({ name: "get-sum", arguments: { a: 2, b: 40 } });
   expect(result.content).toEqual([{ type: "text", text: "The sum of 2 and 40 is 42." }]);
   await client.close();
-  await cassette.finish(); // throws on replay misses
+  const played = await cassette.finish(); // throws on replay misses
+  // What the client did, from the replay's journal:
+  expectCalled(played, "get-sum", { with: { b: 40 } });
+  expectCalledInOrder(played, [{ tool: "get-sum", with: { a: 2 } }]);
 });

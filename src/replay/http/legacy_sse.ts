@@ -144,7 +144,7 @@ export class LegacySseFrontEnd {
       return tooManyStreams();
     }
     const id = randomId();
-    const session = new SseSession(id, this.engine.openSession(), channel);
+    const session = new SseSession(id, this.engine.openSession(id), channel);
     this.#sessions.set(id, session);
     channel.onClose(() => {
       // The stream is the session: when it goes, so does the session.
