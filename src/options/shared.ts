@@ -63,6 +63,8 @@ export const TOKEN_OPTIONS: OptionSet = {
   token: {
     type: "string",
     valueName: "TOKEN",
+    // A secret has no place in a config file that may be committed; its variable is MCP_CASSETTE_TOKEN.
+    configurable: false,
     description:
       "Over HTTP: every request must carry Authorization: Bearer TOKEN, or gets 401 (default: MCP_CASSETTE_TOKEN, better: other users can read a command line)",
   },
