@@ -171,7 +171,8 @@ test("the library's errors, which a test runner prints as they are, escape them 
   const error = await loadCassette(cassette).then(() => undefined, (thrown: Error) => thrown);
   assert.ok(error instanceof CassetteFormatError, String(error));
   assertClean("loadCassette's error", error.message);
-  assert.match(error.message, /\\u001b\]0;owned/);
+  // V8 quotes the line, Bun the token: both show the ESC escaped.
+  assert.match(error.message, /\\u001b/);
 });
 
 test("verify --junit writes XML 1.0 when a value holds U+FFFE and C0 controls", async () => {
