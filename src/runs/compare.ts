@@ -26,7 +26,7 @@ export interface ToolRow {
   misses: number[];
   /** True when some run's recording never saw this tool. */
   unrecorded: boolean;
-  /** Answered calls whose arguments were compared with their recording. */
+  /** Calls whose arguments were compared with the recording that answered them (or, for a miss, the closest). */
   compared: number;
   /** The argument paths that differed, most often first. */
   drift: DriftPath[];
@@ -110,8 +110,9 @@ function toolRows(runs: readonly Run[], summaries: readonly RunSummary[]): Map<s
 
 function addDrift(rows: Map<string, ToolRow>, runs: readonly Run[], recorded: RecordedArguments) {
   for (const run of runs.filter((run) => run.cassette === recorded.headerSha256)) {
-    for (const entry of run.requests.filter(isCall)) {
-      const paths = entryDrift(entry, recorded);
+    for (const [index, entry] of run.requests.entries()) {
+      if (!isCall(entry)) continue;
+      const paths = entryDrift(entry, recorded, run.closest.get(index));
       const row = rows.get(nameOf(entry));
       if (!paths || !row) continue;
       row.compared++;

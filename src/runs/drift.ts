@@ -82,10 +82,19 @@ export function differingPaths(recorded: unknown, live: unknown, at = "", out: s
   return out;
 }
 
-/** The paths where a journal entry's arguments differ from its recording; undefined without one. */
-export function entryDrift(entry: JournalEntry, recorded: RecordedArguments): string[] | undefined {
-  if (entry.line === undefined) return undefined;
-  const key = `${entry.line} ${nameOf(entry)}`;
+/**
+ * The paths where a journal entry's arguments differ from the recording that
+ * answered it, or for a miss from the closest one (`closestLine`) when it
+ * names the same tool; undefined without either.
+ */
+export function entryDrift(
+  entry: JournalEntry,
+  recorded: RecordedArguments,
+  closestLine?: number,
+): string[] | undefined {
+  const line = entry.line ?? closestLine;
+  if (line === undefined) return undefined;
+  const key = `${line} ${nameOf(entry)}`;
   if (!recorded.byLine.has(key)) return undefined;
   return differingPaths(recorded.byLine.get(key), entry.arguments);
 }

@@ -21,6 +21,8 @@ export interface Run {
   requests: JournalEntry[];
   /** Requests the journal counted but did not keep (its limit). */
   dropped: number;
+  /** For a missed request, by its index in `requests`: the line of the closest recording. */
+  closest: Map<number, number>;
 }
 
 /** The report files: a folder stands for its `.json` files, in name order. */
@@ -64,6 +66,26 @@ function entry(file: string, row: unknown, index: number): JournalEntry {
   return row as unknown as JournalEntry;
 }
 
+/**
+ * The closest recording of each missed request. The report's `misses` name
+ * it, in arrival order like the journal; they are paired only when both
+ * hold the same misses (a count and methods that agree), never guessed.
+ */
+function closestLines(requests: readonly JournalEntry[], misses: unknown): Map<number, number> {
+  const closest = new Map<number, number>();
+  const missed = requests.flatMap((entry, i) => entry.outcome === "miss" ? [i] : []);
+  if (!Array.isArray(misses) || misses.length !== missed.length) return closest;
+  const agree = misses.every((miss, k) =>
+    isObject(miss) && miss.method === requests[missed[k]].method
+  );
+  if (!agree) return closest;
+  missed.forEach((index, k) => {
+    const line = (misses[k] as Record<string, unknown>).closestLine;
+    if (typeof line === "number") closest.set(index, line);
+  });
+  return closest;
+}
+
 /** Reads one report; a file without a journal is not a replay report. */
 export async function readRun(file: string): Promise<Run> {
   const value = await readJson(file);
@@ -78,11 +100,13 @@ export async function readRun(file: string): Promise<Run> {
   const tools = Array.isArray(value.tools)
     ? value.tools.filter((name): name is string => typeof name === "string")
     : undefined;
+  const requests = journal.requests.map((row, i) => entry(file, row, i));
   return {
     file,
     cassette,
     tools,
-    requests: journal.requests.map((row, i) => entry(file, row, i)),
+    requests,
     dropped: typeof journal.dropped === "number" ? journal.dropped : 0,
+    closest: closestLines(requests, value.misses),
   };
 }

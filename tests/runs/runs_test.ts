@@ -44,7 +44,8 @@ before(async () => {
   const live = await runClient([echo("one"), sum(2, 40)], recordCommand(cassette));
   assert.ok(live.calls.every((call) => call.outcome === "ok"), JSON.stringify(live.calls));
   first = await replayRun("1-same", [echo("one"), sum(2, 40)]);
-  // Lenient: the first other sum is answered by the recorded one, so its arguments drift.
+  // Lenient: the first other sum is answered by the recorded one, so its arguments drift;
+  // the second is a miss.
   second = await replayRun("2-drift", [sum(1, 40), echo("one"), sum(3, 4)], ["--lenient"]);
   third = await replayRun("3-unseen", [echo("one"), {
     label: "unseen",
@@ -89,10 +90,11 @@ test("runs --format json: calls per run, drift against the cassette, order chang
   });
   const getSum = rows.get("get-sum")!;
   assert.deepEqual(getSum.calls, [1, 2, 0]);
-  // The second lenient sum finds the recording used up: a miss, compared with nothing.
+  // The second lenient sum finds the recording used up: a miss, compared with the
+  // closest recording the report names for it.
   assert.deepEqual(getSum.misses, [0, 1, 0]);
-  assert.equal(getSum.compared, 2);
-  assert.deepEqual(getSum.drift, [{ path: "a", count: 1 }]);
+  assert.equal(getSum.compared, 3);
+  assert.deepEqual(getSum.drift, [{ path: "a", count: 2 }, { path: "b", count: 1 }]);
   const unseen = rows.get("delete-all-files")!;
   assert.deepEqual([unseen.calls, unseen.misses, unseen.unrecorded], [[0, 0, 1], [0, 0, 1], true]);
   assert.deepEqual(report.runs.map((r: { orderChanged: boolean }) => r.orderChanged), [
@@ -109,7 +111,7 @@ test("runs: the table (a folder of reports) and Markdown mark the tool the recor
   const table = await run([...CLI, "runs", reports, "--cassette", cassette]);
   assert.equal(table.code, 0, table.stderr);
   assert.match(table.stdout, /^delete-all-files !\s+0\s+0\s+1\s+1\s+-$/m);
-  assert.match(table.stdout, /^get-sum\s+1\s+2\s+0\s+1\s+a \(1 of 2\)$/m);
+  assert.match(table.stdout, /^get-sum\s+1\s+2\s+0\s+1\s+a \(2 of 3\), b \(1 of 3\)$/m);
   assert.match(table.stdout, /^echo\s+1\s+1\s+1\s+0\s+none$/m);
   assert.match(table.stdout, /run 2: .*2-drift\.json .*order differs from run 1/);
   assert.match(table.stdout, /run 3: .*called tools the recording never saw: delete-all-files/);
