@@ -24,6 +24,9 @@ import type { HttpServeOptions } from "../replay/http/options.ts";
 import { checkExpiry, learnFrom, spying } from "./replay_upkeep.ts";
 import { writeFileSafely } from "../files/safe_write.ts";
 
+/** The options turned into library values, loaded only by an HTTP replay. */
+type SharedOptions = typeof import("./shared_options.ts");
+
 /** The `replay` command. */
 export const command: Command = {
   name: "replay",
@@ -52,6 +55,9 @@ export const command: Command = {
     const engine = listen
       ? await loadedEngine(positionals[0], values, log)
       : await streamingEngine(positionals[0], values, log);
+    if (!listen && stringOption(values, "token") !== undefined) {
+      throw new UsageError("--token works with --listen only (a stdio replay has no port)");
+    }
     if (flag(values, "control") && !listen) {
       throw new UsageError(
         "--control needs --listen: over stdio the controls are the library's (ReplayTransport.control)",
@@ -86,6 +92,8 @@ async function serveListening(
   ) as typeof import("../replay/http.ts");
   const options: HttpServeOptions = {
     listen,
+    token: (await import("../" + "commands/shared_options.ts") as SharedOptions)
+      .tokenFromOptions(values),
     maxStreams: positiveInt(stringOption(values, "max-streams"), "max-streams", 1024),
     onListening: (url) => printErr(`mcp-cassette: replaying ${cassette} at ${url}`),
     log,
