@@ -86,10 +86,15 @@ async function child(
   const { replayHandler } = await import(path.join(tree, "src/replay/http.ts"));
   const { createReplayRedactor } = await import(path.join(tree, "src/redact/mod.ts"));
   const loaded = await loadCassette(cassette);
-  // As `replay` does: the recording's redaction rules, re-applied to what the client sends.
-  const redactor = loaded.header.redaction
-    ? await createReplayRedactor(loaded.header.redaction)
-    : undefined;
+  // As `replay` does: the recording's redaction rules, re-applied to what the client sends,
+  // with the recorder's digest key when the tree knows of one.
+  const info = loaded.header.redaction;
+  const keyFile = path.join(tree, "src/commands/redact_key.ts");
+  let digestKey: string | undefined;
+  if (info?.digest && fs.existsSync(keyFile)) {
+    digestKey = await (await import(keyFile)).replayDigestKey(cassette, info.digest);
+  }
+  const redactor = info ? await createReplayRedactor(info, { digestKey }) : undefined;
   const rewriteRequest = redactor && ((message: unknown) => redactor.message(message, "c2s"));
   const options = journalLimit === undefined
     ? { rewriteRequest }
