@@ -232,19 +232,21 @@ export async function recordingRedactor(
   header: CassetteHeader | undefined,
   cassette = "the cassette",
 ): Promise<Redactor | undefined> {
-  return await (await redactionPlan(values, header, cassette))?.build();
+  return await (await redactionPlan(values, header, cassette, true))?.build();
 }
 
 /**
  * How to build the recording's redactor, or undefined for a cassette never
  * scrubbed. Keyed placeholders need their key (./redact_key.ts): a missing
  * or wrong one stops the replay here, with exit 2, when a recorded request
- * holds one; otherwise the replay goes on without it.
+ * holds one, or when the replay `writes` to the cassette (`--new-episodes`
+ * keys what it appends the same way); otherwise the replay goes on without it.
  */
 async function redactionPlan(
   values: OptionValues,
   header: CassetteHeader | undefined,
   cassette: string,
+  writes = false,
 ) {
   const extra = stringList(values, "redact");
   // Another tool's rules cannot be re-run here: its cassettes are matched as
@@ -254,11 +256,12 @@ async function redactionPlan(
   const hashKey = runtime.env("MCP_CASSETTE_REDACT_KEY") || undefined;
   let digestKey: string | undefined;
   if (recorded?.digest) {
-    const { replayDigestKey } = await import(
+    const { redactKey, replayDigestKey } = await import(
       "../" + "commands/redact_key.ts"
     ) as typeof import("./redact_key.ts");
-    digestKey = await replayDigestKey(cassette, recorded.digest);
-    if (digestKey === undefined) recorded = { ...recorded, digest: undefined };
+    // Writing, the key is checked by createReplayRedactor: a missing or wrong one is exit 2.
+    digestKey = writes ? await redactKey(false) : await replayDigestKey(cassette, recorded.digest);
+    if (digestKey === undefined && !writes) recorded = { ...recorded, digest: undefined };
   }
   const base = recorded ?? { rules: [] };
   const packs = stringList(values, "pack");
