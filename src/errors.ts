@@ -21,6 +21,8 @@ export const ExitCode = {
   Claimed: 6,
   /** The server could not be started or reached. */
   Unreachable: 7,
+  /** The cassette is older than `--max-age` and `--on-expired fail` refused it. */
+  Expired: 8,
   /** A file could not be written (a full disk, a read-only folder); what was written is whole. */
   WriteFailed: 9,
 } as const;
@@ -56,6 +58,11 @@ export class ServerUnreachableError extends CassetteError {
   override exitCode: number = ExitCode.Unreachable;
 }
 
+/** A cassette older than its `--max-age`, refused by `--on-expired fail`. */
+export class ExpiredError extends CassetteError {
+  override exitCode: number = ExitCode.Expired;
+}
+
 /** A file that could not be written: names the file and the cause. */
 export class WriteError extends CassetteError {
   override exitCode: number = ExitCode.WriteFailed;
@@ -74,6 +81,8 @@ export interface MissReport {
   closestLine?: number;
   /** What differed from it: `method`, `name`, or a path inside the params. */
   path?: string;
+  /** `--match-ignore` paths that would have matched it: it differed only in volatile-looking values. */
+  ignore?: string[];
 }
 
 /** Raised when a replay session ends with misses (or, if asked, with unplayed recordings). */

@@ -36,6 +36,8 @@ export interface ReplayFlags {
   pack?: string[];
   /** `false` is `--no-detectors`: no free-text detectors on what `new_episodes` appends. */
   detectors?: boolean;
+  /** `--learn-ignores`: write the `matchIgnore` paths the misses suggested into mcp-cassette.toml. */
+  learnIgnores?: boolean;
 }
 
 /** The `replay` options the library takes, as the option schema declares them. */
@@ -52,6 +54,7 @@ const LIBRARY_OPTIONS: OptionSet = Object.fromEntries(
     "redact",
     "pack",
     "no-detectors",
+    "learn-ignores",
   ].map((name) => [name, REPLAY_OPTIONS[name]]),
 );
 
@@ -108,5 +111,6 @@ export function replayFlags(flags: ReplayFlags): string[] {
     ...(flags.redact ?? []).flatMap((rule) => ["--redact", rule]),
     ...files(flags.pack, "--pack"),
     ...(flags.detectors === false ? ["--no-detectors"] : []),
+    ...(flags.learnIgnores ? ["--learn-ignores"] : []),
   ];
 }

@@ -30,6 +30,9 @@ import { parseIgnorePaths } from "../match/ignore_paths.ts";
 import type { MatchMode } from "../replay/options.ts";
 import { sleep } from "../util.ts";
 import { withTestingConfig } from "../config/testing.ts";
+import { planExpiry, settleRerecord } from "./expiry.ts";
+import { launchArgs, matchArgs, spyMode } from "./launch_args.ts";
+import type { OnExpired } from "../modes/expiry.ts";
 import { writeFileSafely } from "../files/safe_write.ts";
 
 /** Options of {@linkcode startCassette}. */
@@ -54,6 +57,16 @@ export interface CassetteOptions {
   match?: MatchMode;
   /** Paths left out of matching, e.g. `params.arguments.request_id` (see `--match-ignore`). */
   matchIgnore?: string[];
+  /**
+   * `error` (default): a miss is an error. `live` (spy mode): a miss goes to
+   * `server`, started on the first miss, and nothing is written; the
+   * result's `live` lists what it answered.
+   */
+  onMiss?: "error" | "live";
+  /** Most age of the cassette, e.g. `30d` or `12h` (`replay --max-age`). */
+  maxAge?: string;
+  /** What an expired cassette does: `warn` (default), `fail` (exit 8), `rerecord` (mode `once`). */
+  onExpired?: OnExpired;
   /** How to start mcp-cassette itself (default: this same build, via `runtime.selfCommand()`). */
   cli?: string[];
 }
@@ -87,6 +100,8 @@ export interface CassetteResult extends MergedReports {
   outOfOrder: string[];
   unplayed: string[];
   appended: number;
+  /** Spy mode (`onMiss: "live"`): the requests the live server answered. */
+  live: string[];
 }
 
 /** A recorder or replay waiting for the client under test. */
@@ -165,6 +180,8 @@ export async function startCassette(given: CassetteOptions): Promise<CassetteSer
   // A cassette with a live claim is still being written (a fresh recording is
   // written in place): go through the recorder, which waits, then replays.
   if (action === "replay" && mode === "once" && await beingWritten(cassette)) action = "record";
+  const expiry = await planExpiry(cassette, mode, action, options);
+  action = expiry.action;
   const server = options.server ?? [];
   const replayExtra = [...replayFlags(options.replay ?? {}), ...(options.replayArgs ?? [])];
   if (action !== "replay" && server.length === 0) {
@@ -187,7 +204,18 @@ export async function startCassette(given: CassetteOptions): Promise<CassetteSer
   const group = recordingId();
   const cli = options.cli ?? runtime.selfCommand();
   const replay = [...matchArgs(options), ...replayExtra];
-  const tail = launchArgs(action, { cassette, mode, group, runLog, recordArgs, replay, server });
+  const output = expiry.output;
+  const spy = spyMode(options.onMiss, action, server);
+  const tail = launchArgs(action, {
+    spy,
+    cassette: output,
+    mode,
+    group,
+    runLog,
+    recordArgs,
+    replay,
+    server,
+  });
   const line = [...cli, ...tail];
   let finished: Promise<CassetteResult> | undefined;
   return {
@@ -197,7 +225,10 @@ export async function startCassette(given: CassetteOptions): Promise<CassetteSer
     command: line[0],
     args: line.slice(1),
     finish(finishOptions = {}) {
-      finished ??= collect(cassette, runLog, mode, action, finishOptions);
+      finished ??= collect(cassette, runLog, mode, action, finishOptions).then(async (result) => {
+        await settleRerecord(expiry, cassette, result.launches.map((launch) => launch.code));
+        return result;
+      });
       return finished.then((result) => {
         checkLaunches(result);
         checkReport(result, { match: options.match, failOnUnplayed: finishOptions.failOnUnplayed });
@@ -266,8 +297,8 @@ function emptyResult(
   mode: RecordMode,
   action: ModeAction,
   launches: LaunchSummary[],
-) {
-  const result: CassetteResult = {
+): CassetteResult {
+  return {
     cassette,
     mode,
     action,
@@ -278,11 +309,11 @@ function emptyResult(
     outOfOrder: [],
     unplayed: [],
     appended: 0,
+    live: [],
     journal: emptyJournal(),
     recorded: [],
     tools: [],
   };
-  return result;
 }
 
 /**
@@ -301,48 +332,13 @@ async function addReport(
   result.repeats.push(...report.repeats);
   result.outOfOrder.push(...(report.outOfOrder ?? []));
   result.unplayed.push(...report.unplayed);
+  result.live.push(...(report.live ?? []));
   const folder = runtime.env("MCP_CASSETTE_REPORT_DIR");
   if (!folder) return;
   await runtime.mkdir(folder);
   const name = `${path.basename(result.cassette ?? "cassette")}.${recordingId()}.report.json`;
-  await writeFileSafely(path.join(folder, name), JSON.stringify(report, null, 2) + "\n", {
-    what: "the report",
-  });
-}
-
-/** What the client is to run after mcp-cassette itself: record, replay or replay appending. */
-function launchArgs(
-  action: ModeAction,
-  launch: {
-    cassette: string;
-    mode: RecordMode;
-    group: string;
-    runLog: string;
-    recordArgs: string[];
-    replay: string[];
-    server: string[];
-  },
-): string[] {
-  const { cassette, mode, group, runLog, recordArgs, replay, server } = launch;
-  if (action === "record") {
-    const flags = ["-o", cassette, "--mode", mode, "--group", group, "--run-log", runLog];
-    return ["record", ...flags, ...recordArgs, "--", ...server];
-  }
-  if (action === "replay-append") {
-    const flags = ["--new-episodes", "--group", group, "--run-log", runLog];
-    return ["replay", cassette, ...flags, ...replay, "--", ...server];
-  }
-  return ["replay", cassette, "--run-log", runLog, ...replay];
-}
-
-/** The replay flags for the match options. */
-function matchArgs(options: CassetteOptions): string[] {
-  const args = options.match === "lenient" ? ["--lenient"] : [];
-  // A bad path fails here, not in the child.
-  for (const ignored of parseIgnorePaths(options.matchIgnore ?? [], "matchIgnore")) {
-    args.push("--match-ignore", ignored.text);
-  }
-  return args;
+  const text = JSON.stringify(report, null, 2) + "\n";
+  await writeFileSafely(path.join(folder, name), text, { what: "the report" });
 }
 
 /** An in-process HTTP replay, when this build has one. */

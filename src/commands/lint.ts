@@ -10,6 +10,7 @@ import { colorEnabled, paintLines, printOut } from "../cli/output.ts";
 import { ExitCode, UsageError } from "../errors.ts";
 import { atLeast, knownRules, lintFile, loadPack, readBaseline } from "../lint/mod.ts";
 import type { Finding, LintBaseline, PatternRule, Severity } from "../lint/mod.ts";
+import { parseDuration } from "../modes/expiry.ts";
 import { formatJson, formatSarif, formatText } from "../lint/report.ts";
 
 /** Splits repeatable, comma-separated values. */
@@ -33,14 +34,14 @@ export const command: Command = {
   summary:
     "Check cassettes for inconsistencies and prompt-injection smells in what the server said",
   usage:
-    "lint CASSETTE… [--baseline OLD] [--select IDS] [--ignore IDS] [--pack FILE] [--fail-on error|warning] [--format text|json|sarif]",
+    "lint CASSETTE… [--baseline OLD] [--select IDS] [--ignore IDS] [--pack FILE] [--fail-on error|warning] [--format text|json|sarif] [--max-age DURATION]",
   description:
     "Checks each cassette's header against its frames (era, transport, protocol version, server " +
     "info), the traffic itself (orphan responses, duplicate ids, unanswered requests, a torn last line), and " +
     "everything the server said (names, descriptions, schemas, results) for instructions aimed at the model, " +
     "requests to hide things from the user, hidden-emphasis tags, invisible or bidi Unicode, look-alike names, " +
     "secret-shaped strings and duplicate tools. With --baseline, a description or schema that changed since " +
-    "then is an error (a rug pull). Defaults come from [lint] in the nearest mcp-cassette.toml (docs/config.md). Exit 0 when nothing " +
+    "then is an error (a rug pull). With --max-age, a cassette recorded longer ago is an error (MCL010). Defaults come from [lint] in the nearest mcp-cassette.toml (docs/config.md). Exit 0 when nothing " +
     "reaches --fail-on, 4 when something does. Rules: docs/lint.md.",
   options: LINT_OPTIONS,
   async run({ values, positionals }) {
@@ -65,9 +66,11 @@ export const command: Command = {
     const baseline: LintBaseline | undefined = baselinePath
       ? await readBaseline(baselinePath)
       : undefined;
+    const maxAge = stringOption(values, "max-age");
+    const maxAgeMs = maxAge === undefined ? undefined : parseDuration(maxAge, "--max-age");
     const findings: Finding[] = [];
     for (const path of positionals) {
-      findings.push(...await lintFile(path, { packs, baseline, select, ignore }));
+      findings.push(...await lintFile(path, { packs, baseline, select, ignore, maxAgeMs }));
     }
     const threshold = failOn as Severity;
     const text = format === "json"

@@ -20,6 +20,8 @@ import { runtime } from "../runtime/mod.ts";
 import type { Redactor } from "../redact/redactor.ts";
 import { parseIgnorePaths } from "../match/ignore_paths.ts";
 import type { IgnorePath } from "../match/ignore_paths.ts";
+import type { HttpServeOptions } from "../replay/http/options.ts";
+import { checkExpiry, learnFrom, spying } from "./replay_upkeep.ts";
 import { writeFileSafely } from "../files/safe_write.ts";
 
 /** The `replay` command. */
@@ -27,7 +29,7 @@ export const command: Command = {
   name: "replay",
   summary: "Serve a cassette as an MCP server (stdio, or HTTP with --listen)",
   usage:
-    "replay CASSETTE [--listen HOST:PORT] [options] | replay CASSETTE --new-episodes -- <server command...>",
+    "replay CASSETTE [--listen HOST:PORT] [options] | replay CASSETTE --new-episodes -- <server command...> | replay CASSETTE --on-miss live [--append] -- <server command...>",
   description: [
     "Put this command in the client's config in place of the server. It answers from the cassette,",
     "with no network and no server process. Misses get a JSON-RPC error naming the closest recording",
@@ -37,7 +39,10 @@ export const command: Command = {
   takesRest: true,
   async run({ values, positionals, rest }) {
     if (positionals.length !== 1) throw new UsageError("replay needs exactly one CASSETTE");
-    if (flag(values, "new-episodes") || rest.length > 0 || stringOption(values, "run-log")) {
+    if (
+      flag(values, "new-episodes") || rest.length > 0 || stringOption(values, "run-log") ||
+      spying(values)
+    ) {
       return await replayWithExtras(positionals[0], rest, values);
     }
     const quiet = flag(values, "quiet");
@@ -47,26 +52,56 @@ export const command: Command = {
     const engine = listen
       ? await loadedEngine(positionals[0], values, log)
       : await streamingEngine(positionals[0], values, log);
-    // The modules replay loads only when a run needs them (HTTP, new episodes,
-    // redaction, faults) are named by a sum of two literals, not one literal:
-    // Deno loads and prepares the graph of every literal `import("…")` when the
-    // importing module loads (about 40 modules replay never runs, as
-    // src/cli/registry.ts explains), while Bun folds the sum back into one
-    // literal and bundles the module into the binary (a name held in a const
-    // is not folded here, since this module is loaded lazily).
+    if (flag(values, "control") && !listen) {
+      throw new UsageError(
+        "--control needs --listen: over stdio the controls are the library's (ReplayTransport.control)",
+      );
+    }
     const report = listen
-      ? await (await import("../" + "replay/http.ts") as typeof import("../replay/http.ts"))
-        .serveHttp(engine, {
-          listen,
-          maxStreams: positiveInt(stringOption(values, "max-streams"), "max-streams", 1024),
-          onListening: (url) => printErr(`mcp-cassette: replaying ${positionals[0]} at ${url}`),
-          log,
-        })
+      ? await serveListening(engine, listen, positionals[0], values, log)
       : await serveStdioReporting(engine, stringOption(values, "report"), log);
     await writeReport(stringOption(values, "report"), report);
+    await learnFrom(report, values);
     return finishReport(report, values, quiet);
   },
 };
+
+/** `--listen`: Streamable HTTP, with the control endpoint when `--control` asks for it. */
+async function serveListening(
+  engine: ReplayEngine,
+  listen: string,
+  cassette: string,
+  values: OptionValues,
+  log: (line: string) => void,
+): Promise<ReplayReport> {
+  // The modules replay loads only when a run needs them (HTTP, new episodes,
+  // redaction, faults) are named by a sum of two literals, not one literal:
+  // Deno loads and prepares the graph of every literal `import("…")` when the
+  // importing module loads (about 40 modules replay never runs, as
+  // src/cli/registry.ts explains), while Bun folds the sum back into one
+  // literal and bundles the module into the binary (a name held in a const
+  // is not folded here, since this module is loaded lazily).
+  const { serveHttp } = await import(
+    "../" + "replay/http.ts"
+  ) as typeof import("../replay/http.ts");
+  const options: HttpServeOptions = {
+    listen,
+    maxStreams: positiveInt(stringOption(values, "max-streams"), "max-streams", 1024),
+    onListening: (url) => printErr(`mcp-cassette: replaying ${cassette} at ${url}`),
+    log,
+  };
+  if (flag(values, "control")) {
+    const { ReplayControl } = await import(
+      "../" + "replay/control.ts"
+    ) as typeof import("../replay/control.ts");
+    const { controlOptions } = await import(
+      "../" + "replay/http/control.ts"
+    ) as typeof import("../replay/http/control.ts");
+    const open = (path: string) => loadedEngine(path, values, log);
+    Object.assign(options, controlOptions(new ReplayControl(engine), open));
+  }
+  return await serveHttp(engine, options);
+}
 
 async function writeReport(file: string | undefined, report: ReplayReport): Promise<void> {
   if (file) {
@@ -91,9 +126,11 @@ async function serveStdioReporting(
       if (stopping) return;
       stopping = new Promise<never>(() => {});
       const code = signal === "SIGINT" ? 130 : 143;
-      void writeReport(reportFile, engine.finish()).catch(() => {}).finally(() =>
-        runtime.exit(code)
-      );
+      // The report covers the whole recording: a streaming engine reads the rest first.
+      void engine.loaded.then(() => engine.finished()).then((report) =>
+        writeReport(reportFile, report)
+      ).catch(() => {})
+        .finally(() => runtime.exit(code));
     })
   );
   try {
@@ -126,15 +163,23 @@ async function replayWithExtras(
   command: string[],
   values: OptionValues,
 ): Promise<number> {
-  const appending = flag(values, "new-episodes");
+  const spy = spying(values);
+  const appending = flag(values, "new-episodes") || (spy && flag(values, "append"));
+  if (spy && command.length === 0) {
+    throw new UsageError("replay --on-miss live needs the live server command after --");
+  }
   if (appending && command.length === 0) {
     throw new UsageError("replay --new-episodes needs the live server command after --");
   }
-  if (!appending && command.length > 0) {
-    throw new UsageError("replay takes a server command after -- only with --new-episodes");
+  if (!appending && !spy && command.length > 0) {
+    throw new UsageError(
+      "replay takes a server command after -- only with --new-episodes or --on-miss live",
+    );
   }
   if (stringOption(values, "listen")) {
-    throw new UsageError("--new-episodes and --run-log work over stdio only, not with --listen");
+    throw new UsageError(
+      "--new-episodes, --on-miss live and --run-log work over stdio only, not with --listen",
+    );
   }
   const quiet = flag(values, "quiet");
   const log = quiet ? () => {} : (line: string) => printErr(`mcp-cassette: ${line}`);
@@ -143,7 +188,8 @@ async function replayWithExtras(
   ) as typeof import("../modes/replay_run.ts");
   return await replayNewEpisodes({
     cassette,
-    ...(appending ? { liveServer: command } : {}),
+    ...(appending || spy ? { liveServer: command } : {}),
+    spy: spy && !appending,
     group: stringOption(values, "group"),
     runLog: stringOption(values, "run-log"),
     reportFile: stringOption(values, "report"),
@@ -151,6 +197,7 @@ async function replayWithExtras(
     replayOptions: (header) => replayOptions(values, log, header, cassette),
     recordingRedactor: (header) => recordingRedactor(values, header, cassette),
     finishReport: (report) => finishReport(report, values, quiet),
+    afterSession: (report) => learnFrom(report, values),
   });
 }
 
@@ -159,13 +206,18 @@ function ignorePathsOf(values: OptionValues): IgnorePath[] {
   return parseIgnorePaths(stringList(values, "match-ignore"), "--match-ignore");
 }
 
-/** Turns the flags into engine options for replaying `cassette`. */
+/**
+ * Turns the flags into engine options for replaying `cassette`; with
+ * `--max-age`, a cassette older than that warns or, `--on-expired fail`,
+ * stops here (exit 8).
+ */
 export async function replayOptions(
   values: OptionValues,
   log: (line: string) => void,
   header?: CassetteHeader,
   cassette = "the cassette",
 ): Promise<ReplayOptions> {
+  checkExpiry(values, log, header, cassette);
   const timeout = Number(stringOption(values, "answer-timeout-ms") ?? "10000");
   if (!Number.isFinite(timeout) || timeout <= 0) {
     throw new UsageError(

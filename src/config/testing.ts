@@ -38,6 +38,9 @@ export interface TestingOptions {
   replayArgs?: string[];
   match?: "exact" | "lenient";
   matchIgnore?: string[];
+  maxAge?: string;
+  onExpired?: string;
+  onMiss?: string;
 }
 
 /** The options with the config's defaults, and flags for the recorder. */
@@ -80,6 +83,9 @@ export async function withTestingConfig<T extends TestingOptions>(
     match: given.match ?? match,
     matchIgnore: given.matchIgnore ?? (ignored.length > 0 ? ignored : undefined),
     replayArgs: given.replayArgs ?? redaction,
+    maxAge: given.maxAge ?? stringOption(values, "max-age"),
+    onExpired: given.onExpired ?? stringOption(values, "on-expired"),
+    onMiss: given.onMiss ?? stringOption(values, "on-miss"),
   };
   return { options, recordArgs: redaction };
 }

@@ -43,6 +43,10 @@ export interface LintOptions {
   select?: readonly string[];
   /** Rule-id prefixes to skip. */
   ignore?: readonly string[];
+  /** With a most age in ms (`--max-age`), an older cassette is an MCL010 finding. */
+  maxAgeMs?: number;
+  /** Now, in ms since the epoch, for the age (default `Date.now()`). */
+  now?: number;
 }
 
 /** The rules a run with these options knows about (before select/ignore). */

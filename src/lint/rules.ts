@@ -71,6 +71,13 @@ const CODE_RULES: RuleInfo[] = [
     origin: "builtin",
   },
   {
+    id: "MCL010",
+    name: "expired-cassette",
+    severity: "error",
+    summary: "With --max-age: the cassette was recorded longer ago than that",
+    origin: "builtin",
+  },
+  {
     id: "MCL105",
     name: "invisible-unicode",
     severity: "error",

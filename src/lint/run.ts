@@ -24,6 +24,7 @@ import type { LintBaseline } from "./findings.ts";
 import type { PatternRule } from "./pack.ts";
 import { ruleEnabled } from "./rules.ts";
 import { compareFindings } from "./types.ts";
+import { expiryOf } from "../modes/expiry.ts";
 import type { Finding } from "./types.ts";
 
 /** What a run needs besides the cassette. */
@@ -32,6 +33,10 @@ export interface LintRunOptions {
   baseline?: LintBaseline;
   select?: readonly string[];
   ignore?: readonly string[];
+  /** With a most age in ms (`--max-age`), an older cassette is an MCL010 finding. */
+  maxAgeMs?: number;
+  /** Now, in ms since the epoch (default `Date.now()`). */
+  now?: number;
 }
 
 /** A lint run: feed it a cassette (it is a {@linkcode CassetteSink}), then call `finish`. */
@@ -57,6 +62,22 @@ export class LintRun implements CassetteSink {
     this.file = start.path;
     this.consistency = new ConsistencyRules(start.path);
     this.consistency.start(start.header);
+    if (this.options.maxAgeMs === undefined) return;
+    const expiry = expiryOf(
+      start.path,
+      start.header.created,
+      this.options.maxAgeMs,
+      this.options.now,
+    );
+    if (!expiry) return;
+    this.findings.push({
+      rule: "MCL010",
+      severity: "error",
+      message: expiry.message,
+      file: start.path,
+      line: 1,
+      pointer: "/created",
+    });
   }
 
   /** One entry; nothing of it is kept but findings and the listed items. */

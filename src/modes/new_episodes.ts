@@ -33,12 +33,17 @@ export interface NewEpisodesOptions {
   graceMs?: number;
 }
 
+/** Options of {@linkcode openSpy}: a live server for misses, and nothing written. */
+export type SpyOptions = Omit<NewEpisodesOptions, "group" | "force" | "redactor">;
+
 /** A `new_episodes` run in progress: engine options to use, and the clean-up. */
 export interface NewEpisodes {
   /** Adds the miss hook (and the handshake capture) to a replay's options. */
   extend(options: ReplayOptions): ReplayOptions;
   /** Exchanges appended so far. */
   readonly appended: number;
+  /** The requests the live server answered, in order (`tools/call "stamp"`). */
+  readonly answeredLive: string[];
   /** Stops the live server, closes the cassette and releases the claim. */
   close(): Promise<void>;
 }
@@ -70,6 +75,24 @@ export async function openNewEpisodes(options: NewEpisodesOptions): Promise<NewE
   }
 }
 
+/**
+ * Spy mode (`replay --on-miss live`): misses go to the live server, started
+ * on the first one and given the session's own handshake, and its answers go
+ * to the client; the cassette is neither claimed nor written.
+ */
+export function openSpy(options: SpyOptions): NewEpisodes {
+  return new Episodes(options, undefined, 0);
+}
+
+/** How a request is named in the live list: its method, and the tool or prompt name. */
+function described(message: JsonRpcMessage): string {
+  const params = message.params as { name?: unknown; uri?: unknown } | undefined;
+  const name = params?.name ?? params?.uri;
+  return typeof name === "string"
+    ? `${message.method} ${JSON.stringify(name)}`
+    : `${message.method}`;
+}
+
 class Episodes implements NewEpisodes {
   #live: LiveServer | undefined;
   #writer: CassetteWriter | undefined;
@@ -77,12 +100,14 @@ class Episodes implements NewEpisodes {
   #initializedNote: JsonRpcMessage | undefined;
   #start = performance.now();
   #appended = 0;
+  readonly answeredLive: string[] = [];
   #queue: Promise<unknown> = Promise.resolve();
   #closed = false;
 
   constructor(
     readonly options: NewEpisodesOptions,
-    readonly claim: Claim,
+    /** Undefined in spy mode, which writes nothing. */
+    readonly claim: Claim | undefined,
     readonly baseT: number,
   ) {}
 
@@ -118,6 +143,7 @@ class Episodes implements NewEpisodes {
     entry: { type: "message"; dir: Direction; msg: Json },
     session: string | undefined,
   ): void {
+    if (!this.#writer) return;
     const scrubbed = this.options.redactor
       ? { ...entry, msg: this.options.redactor.message(entry.msg, entry.dir) }
       : entry;
@@ -141,26 +167,33 @@ class Episodes implements NewEpisodes {
   ): Promise<JsonRpcMessage | undefined> {
     if (this.#closed || message.id === undefined || message.id === null) return undefined;
     const live = await this.#ensureLive(message);
-    this.options.log?.(`new episode: forwarding ${message.method} to the live server`);
+    this.options.log?.(
+      this.claim
+        ? `new episode: forwarding ${message.method} to the live server`
+        : `answered live: ${described(message)}`,
+    );
     this.#append({ type: "message", dir: "c2s", msg: message as Json }, session);
     live.onOther = (other) => this.#onServerMessage(live, other, session);
     const answer = await live.request(message as JsonRpcMessage & { id: JsonRpcId });
     this.#append({ type: "message", dir: "s2c", msg: answer as Json }, session);
-    this.#appended++;
+    if (this.#writer) this.#appended++;
+    this.answeredLive.push(described(message));
     return answer;
   }
 
   /** Starts the live server on the first miss and replays the client's handshake to it. */
   async #ensureLive(first: JsonRpcMessage): Promise<LiveServer> {
     if (this.#live) return this.#live;
-    this.#writer = await CassetteWriter.open(this.options.cassette, {
-      append: true,
-      // Said once; replay goes on answering, and close() exits with the failure.
-      onFailure: (error) => {
-        error.reported = this.options.log !== undefined;
-        this.options.log?.(`${error.message}: replay goes on; nothing more is appended`);
-      },
-    });
+    if (this.claim) {
+      this.#writer = await CassetteWriter.open(this.options.cassette, {
+        append: true,
+        // Said once; replay goes on answering, and close() exits with the failure.
+        onFailure: (error) => {
+          error.reported = this.options.log !== undefined;
+          this.options.log?.(`${error.message}: replay goes on; nothing more is appended`);
+        },
+      });
+    }
     const live = LiveServer.start(this.options.command);
     this.#live = live;
     if (this.#initialize && first.method !== "initialize") {
@@ -201,7 +234,7 @@ class Episodes implements NewEpisodes {
       }
       await this.#writer?.close();
     } finally {
-      await this.claim.release();
+      await this.claim?.release();
     }
   }
 }

@@ -14,7 +14,7 @@ import type { Redactor } from "../redact/redactor.ts";
 import type { ReplayReport } from "../replay/report.ts";
 import { serveStdio } from "../replay/stdio.ts";
 import { runtime } from "../runtime/mod.ts";
-import { openNewEpisodes } from "./new_episodes.ts";
+import { openNewEpisodes, openSpy } from "./new_episodes.ts";
 import type { NewEpisodes } from "./new_episodes.ts";
 import { RunReporter } from "./run_report.ts";
 import { writeFileSafely } from "../files/safe_write.ts";
@@ -28,6 +28,8 @@ export interface ReplayRunOptions {
   cassette: string;
   /** The live server's command: misses go to it and are appended. Absent: plain replay. */
   liveServer?: string[];
+  /** Spy mode: misses go to `liveServer` and nothing is written to the cassette. */
+  spy?: boolean;
   /** The recording this run belongs to (set by the library). */
   group?: string;
   /** Appends what the run did, as JSON lines, to this file. */
@@ -42,19 +44,23 @@ export interface ReplayRunOptions {
   recordingRedactor: (header?: CassetteHeader) => Promise<Redactor | undefined>;
   /** Prints the report as the caller wants it and picks the exit code. */
   finishReport: (report: ReplayReport) => number;
+  /** Runs once the session is over and its report written (`--learn-ignores`). */
+  afterSession?: (report: ReplayReport) => Promise<void>;
 }
 
 /** Serves the cassette on stdio with the extras; resolves with the exit code. */
 export async function replayNewEpisodes(options: ReplayRunOptions): Promise<number> {
   const { cassette, liveServer, log } = options;
   const reporter = new RunReporter(options.runLog);
-  const action = liveServer ? "replay-append" : "replay";
+  const appending = liveServer !== undefined && !options.spy;
+  const action = appending ? "replay-append" : "replay";
   // Served while it is read, unless misses are appended to it (docs/replay.md "Start-up").
-  const loaded = liveServer
+  const loaded = appending
     ? await loadCassette(cassette)
     : await streamCassette(cassette, (await replayReading(cassette)).stream);
   let episodes: NewEpisodes | undefined;
-  if (liveServer) {
+  if (liveServer && !appending) episodes = openSpy({ cassette, command: liveServer, log });
+  if (liveServer && appending) {
     // What the live server adds is scrubbed by the rules the recording was.
     const redactor = await options.recordingRedactor(loaded.header);
     episodes = await openNewEpisodes({
@@ -91,11 +97,14 @@ export async function replayNewEpisodes(options: ReplayRunOptions): Promise<numb
   try {
     reporter.start(action);
     const base = await options.replayOptions(loaded.header);
+    const extended = episodes ? episodes.extend(base) : base;
     engine = "entries" in loaded
-      ? new ReplayEngine(loaded, episodes ? episodes.extend(base) : base)
-      : await ReplayEngine.streaming(loaded, base);
+      ? new ReplayEngine(loaded, extended)
+      : await ReplayEngine.streaming(loaded, extended);
     const report = await serveStdio(engine, { input: runtime.stdin, output: runtime.stdout, log });
+    if (episodes && episodes.answeredLive.length > 0) report.live = [...episodes.answeredLive];
     await writeReport(report);
+    await options.afterSession?.(report);
     return reporter.end(action, options.finishReport(report), report, episodes?.appended);
   } finally {
     stops.forEach((stop) => stop());

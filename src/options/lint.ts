@@ -47,6 +47,11 @@ export const LINT_OPTIONS: OptionSet = {
     default: "text",
     multiple: false,
   },
+  "max-age": {
+    type: "string",
+    valueName: "DURATION",
+    description: "A cassette recorded longer ago than this (30d, 12h) is an MCL010 finding",
+  },
   config: {
     configurable: false,
     type: "string",

@@ -73,6 +73,22 @@ export const REPLAY_OPTIONS: OptionSet = {
     description: "Exit 3 when recorded requests were never asked for",
   },
   quiet: { type: "boolean", short: "q", description: "Print nothing on stderr but misses" },
+  control: {
+    type: "boolean",
+    description:
+      "With --listen: also serve /__cassette/journal, reset, faults and cassette, behind the same Host/Origin guard (docs/control.md)",
+  },
+  "on-miss": {
+    choices: ["error", "live"],
+    type: "string",
+    valueName: "WHAT",
+    description:
+      "error (the default): a miss is a JSON-RPC error; live: it goes to the live server given after -- and nothing is written (spy mode)",
+  },
+  append: {
+    type: "boolean",
+    description: "With --on-miss live: append what the live server answered (as --new-episodes)",
+  },
   "new-episodes": {
     type: "boolean",
     description:
@@ -92,6 +108,24 @@ export const REPLAY_OPTIONS: OptionSet = {
     type: "string",
     valueName: "FILE",
     description: "Also write the end-of-session report as JSON (for clients that hide stderr)",
+  },
+  "learn-ignores": {
+    type: "boolean",
+    description:
+      "After the session, write the --match-ignore paths the misses suggested into [replay] of mcp-cassette.toml",
+  },
+  "max-age": {
+    type: "string",
+    valueName: "DURATION",
+    description:
+      "A cassette recorded longer ago than this (30d, 12h, 1d12h) is expired: see --on-expired",
+  },
+  "on-expired": {
+    choices: ["warn", "fail"],
+    type: "string",
+    valueName: "WHAT",
+    description:
+      "What an expired cassette does: warn (the default) or fail (exit 8); the test helpers also take rerecord",
   },
   ...REDACTION_OPTIONS,
 };

@@ -31,6 +31,26 @@ export const TESTING_OPTIONS: OptionSet = {
     valueName: "PATH",
     description: "Request paths replay leaves out of matching (--match-ignore)",
   },
+  "on-miss": {
+    choices: ["error", "live"],
+    type: "string",
+    valueName: "WHAT",
+    description:
+      "error (the default), or live: a miss goes to the live server and nothing is written (spy mode)",
+  },
+  "max-age": {
+    type: "string",
+    valueName: "DURATION",
+    description:
+      "A cassette recorded longer ago than this (30d, 12h) is expired (replay --max-age)",
+  },
+  "on-expired": {
+    choices: ["warn", "fail", "rerecord"],
+    type: "string",
+    valueName: "WHAT",
+    description:
+      "What an expired cassette does: warn (the default), fail (exit 8), or rerecord in mode once",
+  },
   redact: {
     type: "string",
     multiple: true,

@@ -78,12 +78,14 @@ export class SessionMatcher {
   }
 
   /** Why nothing answers `key`: the closest recording and what differs. */
-  diagnose(key: RequestKey): MissDiagnosis & { closestLine?: number } {
+  diagnose(key: RequestKey): MissDiagnosis & { closestLine?: number; closestParams?: unknown } {
     const diagnosis = diagnoseMiss(key, this.book.keys());
     const closest = diagnosis.closestIndex === undefined
       ? undefined
       : this.book.items[diagnosis.closestIndex];
-    return closest ? { ...diagnosis, closestLine: closest.line } : diagnosis;
+    return closest
+      ? { ...diagnosis, closestLine: closest.line, closestParams: closest.key.params }
+      : diagnosis;
   }
 
   #matcherFor(key: RequestKey): CustomMatcher | undefined {

@@ -4,7 +4,7 @@
  * @module
  */
 import type { MissReport } from "../errors.ts";
-import { emptyJournal } from "./journal.ts";
+import { emptyJournal, resetJournal } from "./journal.ts";
 import type { Journal } from "./journal.ts";
 
 /** A client answer to a server request that differed from the recording. */
@@ -67,6 +67,8 @@ export interface ReplayReport {
   tools?: string[];
   /** Every live request in arrival order, how it was answered and by which line (./journal.ts). */
   journal: Journal;
+  /** Spy mode: the requests no recording answered that the live server did, in order. */
+  live?: string[];
 }
 
 /** Each report's notification entries by method, so counting one is a lookup. */
@@ -102,6 +104,14 @@ export function emptyReport(journalLimit?: number): ReplayReport {
     unfiredFaults: [],
     journal: emptyJournal(journalLimit),
   };
+}
+
+/** Empties a report in place (a control reset): its journal keeps its limit. */
+export function resetReport(report: ReplayReport): void {
+  const { journal } = report;
+  resetJournal(journal);
+  notificationEntries.delete(report);
+  Object.assign(report, emptyReport(journal.limit), { journal });
 }
 
 function short(value: unknown): string {
@@ -141,6 +151,7 @@ function eventLines(report: ReplayReport): string[] {
   }
   for (const text of report.timeouts) lines.push(`timeout: ${text}`);
   for (const text of report.strays) lines.push(`ignored: ${text}`);
+  for (const text of report.live ?? []) lines.push(`answered live: ${text}`);
   return lines;
 }
 
@@ -153,6 +164,7 @@ function tally(report: ReplayReport): string[] {
     [report.repeats.length, "repeated"],
     [report.divergences.length, "divergent"],
     [report.timeouts.length, "timed out"],
+    [report.live?.length ?? 0, "answered live"],
   ];
   const said = counts.filter(([count]) => count > 0).map(([count, what]) => `${count} ${what}`);
   return said.length > 0 ? [`session summary: ${said.join(", ")} (each shown above)`] : [];

@@ -1,0 +1,63 @@
+/**
+ * The command line a library start hands the client: what follows
+ * mcp-cassette itself for a recording, a replay, or a replay that appends.
+ *
+ * @module
+ */
+import type { MatchMode } from "../replay/options.ts";
+import type { ModeAction, RecordMode } from "../modes/mode.ts";
+import { parseIgnorePaths } from "../match/ignore_paths.ts";
+import { UsageError } from "../errors.ts";
+
+/** What the client is to run after mcp-cassette itself: record, replay or replay appending. */
+export function launchArgs(
+  action: ModeAction,
+  launch: {
+    cassette: string;
+    mode: RecordMode;
+    group: string;
+    runLog: string;
+    recordArgs: string[];
+    replay: string[];
+    server: string[];
+    /** Spy mode: a replay whose misses go to `server`. */
+    spy?: boolean;
+  },
+): string[] {
+  const { cassette, mode, group, runLog, recordArgs, replay, server } = launch;
+  if (action === "record") {
+    const flags = ["-o", cassette, "--mode", mode, "--group", group, "--run-log", runLog];
+    return ["record", ...flags, ...recordArgs, "--", ...server];
+  }
+  if (action === "replay-append") {
+    const flags = ["--new-episodes", "--group", group, "--run-log", runLog];
+    return ["replay", cassette, ...flags, ...replay, "--", ...server];
+  }
+  const live = launch.spy ? ["--on-miss", "live", "--", ...server] : [];
+  return ["replay", cassette, "--run-log", runLog, ...replay, ...live];
+}
+
+/** The replay flags for the match options. */
+export function matchArgs(options: { match?: MatchMode; matchIgnore?: string[] }): string[] {
+  const args = options.match === "lenient" ? ["--lenient"] : [];
+  // A bad path fails here, not in the child.
+  for (const ignored of parseIgnorePaths(options.matchIgnore ?? [], "matchIgnore")) {
+    args.push("--match-ignore", ignored.text);
+  }
+  return args;
+}
+
+/**
+ * Whether a start is a spy-mode replay (`onMiss: "live"` on a cassette the
+ * mode replays); a bad `onMiss`, or `live` with no server, is a UsageError.
+ */
+export function spyMode(onMiss: string | undefined, action: ModeAction, server: string[]): boolean {
+  if (onMiss !== undefined && onMiss !== "error" && onMiss !== "live") {
+    throw new UsageError(`onMiss must be "error" or "live", not ${JSON.stringify(onMiss)}`);
+  }
+  const spy = onMiss === "live" && action === "replay";
+  if (spy && server.length === 0) {
+    throw new UsageError(`onMiss "live" needs the live server command as \`server\``);
+  }
+  return spy;
+}
