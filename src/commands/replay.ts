@@ -6,7 +6,7 @@
 import { REPLAY_OPTIONS } from "../options/replay.ts";
 import type { Command, OptionValues } from "../cli/command.ts";
 import { flag, positiveInt, stringList, stringOption } from "../cli/command.ts";
-import type { CassetteHeader, RedactionInfo } from "../cassette/format.ts";
+import type { CassetteHeader } from "../cassette/format.ts";
 import { colorEnabled, paint, printErr } from "../cli/output.ts";
 import { loadCassette, replayReading, streamCassette } from "../cassette/reader.ts";
 import { ExitCode, UsageError } from "../errors.ts";
@@ -17,11 +17,11 @@ import { formatReport } from "../replay/report.ts";
 import type { ReplayReport } from "../replay/report.ts";
 import { serveStdio } from "../replay/stdio.ts";
 import { runtime } from "../runtime/mod.ts";
-import type { Redactor } from "../redact/redactor.ts";
 import { parseIgnorePaths } from "../match/ignore_paths.ts";
 import type { IgnorePath } from "../match/ignore_paths.ts";
 import type { HttpServeOptions } from "../replay/http/options.ts";
 import { checkExpiry, learnFrom, spying } from "./replay_upkeep.ts";
+import { recordingRedactor, requestRewriter } from "./replay_redaction.ts";
 import { writeFileSafely } from "../files/safe_write.ts";
 
 /** The options turned into library values, loaded only by an HTTP replay. */
@@ -51,6 +51,9 @@ export const command: Command = {
     const quiet = flag(values, "quiet");
     const log = quiet ? () => {} : (line: string) => printErr(`mcp-cassette: ${missPaint(line)}`);
     const listen = stringOption(values, "listen");
+    // Before anything loads: a signal listener takes effect a moment after it is added,
+    // and a client may stop its server right after the first answer.
+    const signals = listen ? undefined : reportOnSignal(stringOption(values, "report"));
     // Over stdio the replay serves while it reads the file (docs/replay.md "Start-up").
     const engine = listen
       ? await loadedEngine(positionals[0], values, log)
@@ -65,7 +68,7 @@ export const command: Command = {
     }
     const report = listen
       ? await serveListening(engine, listen, positionals[0], values, log)
-      : await serveStdioReporting(engine, stringOption(values, "report"), log);
+      : await serveStdioReporting(engine, signals!, log);
     await writeReport(stringOption(values, "report"), report);
     await learnFrom(report, values);
     return finishReport(report, values, quiet);
@@ -117,36 +120,52 @@ async function writeReport(file: string | undefined, report: ReplayReport): Prom
   }
 }
 
+/** The signal handlers of a stdio replay, waiting for the engine whose report they write. */
+interface SignalReport {
+  /** Set once the engine exists; a signal before then exits without a report. */
+  engine?: ReplayEngine;
+  /** Set by a signal: the session's own end must not write over its report meanwhile. */
+  stopping?: Promise<never>;
+  stop(): void;
+}
+
 /**
- * Serves on stdio; a signal that ends the session (a client stopping its
- * server, or going down with it) still writes the report before the exit.
+ * A signal that ends the session (a client stopping its server, or going
+ * down with it) still writes the report before the exit.
  */
-async function serveStdioReporting(
-  engine: ReplayEngine,
-  reportFile: string | undefined,
-  log: (line: string) => void,
-): Promise<ReplayReport> {
-  // Set by a signal: its handler writes the report and exits, and the session's
-  // own end (stdin may close with the signal) must not write over it meanwhile.
-  let stopping: Promise<never> | undefined;
+function reportOnSignal(reportFile: string | undefined): SignalReport {
+  const state: SignalReport = { stop: () => stops.forEach((stop) => stop()) };
   const stops = (["SIGINT", "SIGTERM"] as const).map((signal) =>
     runtime.onSignal(signal, () => {
-      if (stopping) return;
-      stopping = new Promise<never>(() => {});
+      if (state.stopping) return;
+      state.stopping = new Promise<never>(() => {});
       const code = signal === "SIGINT" ? 130 : 143;
+      const engine = state.engine;
       // The report covers the whole recording: a streaming engine reads the rest first.
-      void engine.loaded.then(() => engine.finished()).then((report) =>
-        writeReport(reportFile, report)
-      ).catch(() => {})
-        .finally(() => runtime.exit(code));
+      const written = engine
+        ? engine.loaded.then(() => engine.finished()).then((report) =>
+          writeReport(reportFile, report)
+        )
+        : Promise.resolve();
+      void written.catch(() => {}).finally(() => runtime.exit(code));
     })
   );
+  return state;
+}
+
+/** Serves on stdio, with the signal handlers {@linkcode reportOnSignal} installed. */
+async function serveStdioReporting(
+  engine: ReplayEngine,
+  signals: SignalReport,
+  log: (line: string) => void,
+): Promise<ReplayReport> {
+  signals.engine = engine;
   try {
     const report = await serveStdio(engine, { input: runtime.stdin, output: runtime.stdout, log });
-    if (stopping) await stopping;
+    if (signals.stopping) await signals.stopping;
     return report;
   } finally {
-    stops.forEach((stop) => stop());
+    signals.stop();
   }
 }
 
@@ -252,96 +271,6 @@ export async function replayOptions(
     rewriteRequest,
     log,
   };
-}
-
-/**
- * The rules replay re-applies to live client messages before matching: those
- * the recording applied (its header says which), plus any given on the command
- * line. A cassette that was never scrubbed gets no rewriting, or a live secret
- * would stop matching its verbatim recording.
- *
- * Only requests that do not match as sent are rewritten, and in most sessions
- * there are none: the built-in rules every recording names load on first
- * use, which took 1.3-2.3 ms off replay's spawn to first answer. Rules a
- * user wrote and packs are built at once, so a mistake in them stops replay
- * before it serves, with exit 2.
- */
-async function requestRewriter(
-  values: OptionValues,
-  header: CassetteHeader | undefined,
-  cassette: string,
-): Promise<ReplayOptions["rewriteRequest"]> {
-  const plan = await redactionPlan(values, header, cassette);
-  if (!plan) return undefined;
-  const rewrite = (redactor: Redactor, message: unknown) =>
-    redactor.messageWithValues(message as never, "c2s");
-  if (!plan.builtInOnly) {
-    const redactor = await plan.build();
-    return (message) => rewrite(redactor, message);
-  }
-  let loading: Promise<Redactor> | undefined;
-  return async (message) => rewrite(await (loading ??= plan.build()), message);
-}
-
-/**
- * The redactor of a recording, for what replay adds to it (`--new-episodes`):
- * its own rules, plus any given on the command line.
- */
-export async function recordingRedactor(
-  values: OptionValues,
-  header: CassetteHeader | undefined,
-  cassette = "the cassette",
-): Promise<Redactor | undefined> {
-  return await (await redactionPlan(values, header, cassette))?.build();
-}
-
-/**
- * How to build the recording's redactor, or undefined for a cassette never
- * scrubbed. Keyed placeholders need their key (./redact_key.ts): a missing
- * or wrong one stops the replay here, with exit 2, when a recorded request
- * holds one; otherwise the replay goes on without it.
- */
-async function redactionPlan(
-  values: OptionValues,
-  header: CassetteHeader | undefined,
-  cassette: string,
-) {
-  const extra = stringList(values, "redact");
-  // Another tool's rules cannot be re-run here: its cassettes are matched as
-  // they are (a live secret will not match that tool's placeholder).
-  let recorded = header?.meta?.importedFrom === undefined ? header?.redaction : undefined;
-  if (!recorded && extra.length === 0) return undefined;
-  const hashKey = runtime.env("MCP_CASSETTE_REDACT_KEY") || undefined;
-  let digestKey: string | undefined;
-  if (recorded?.digest) {
-    const { replayDigestKey } = await import(
-      "../" + "commands/redact_key.ts"
-    ) as typeof import("./redact_key.ts");
-    digestKey = await replayDigestKey(cassette, recorded.digest);
-    if (digestKey === undefined) recorded = { ...recorded, digest: undefined };
-  }
-  const base = recorded ?? { rules: [] };
-  const packs = stringList(values, "pack");
-  return {
-    builtInOnly: extra.length === 0 && packs.length === 0 && onlyBuiltInRules(base),
-    build: async (): Promise<Redactor> => {
-      const { createReplayRedactor } = await import(
-        "../" + "redact/mod.ts"
-      ) as typeof import("../redact/mod.ts");
-      return await createReplayRedactor({ ...base, rules: [...base.rules, ...extra] }, {
-        packs,
-        hashKey,
-        digestKey,
-        cassette,
-      });
-    },
-  };
-}
-
-/** True when a recording names only rules that ship with mcp-cassette (nothing that can fail to build). */
-function onlyBuiltInRules(info: RedactionInfo): boolean {
-  return !info.packs?.length &&
-    info.rules.every((id) => id === "keys:default" || id.startsWith("detector:"));
 }
 
 /**
