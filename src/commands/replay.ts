@@ -21,6 +21,7 @@ import type { Redactor } from "../redact/redactor.ts";
 import { parseIgnorePaths } from "../match/ignore_paths.ts";
 import type { IgnorePath } from "../match/ignore_paths.ts";
 import { checkExpiry, learnFrom, spying } from "./replay_upkeep.ts";
+import { hideSecrets, presentSecrets, readSecrets, withSecrets } from "../secrets/env.ts";
 import { writeFileSafely } from "../files/safe_write.ts";
 
 /** The `replay` command. */
@@ -233,8 +234,10 @@ async function requestRewriter(
 ): Promise<ReplayOptions["rewriteRequest"]> {
   const plan = await redactionPlan(values, header, cassette);
   if (!plan) return undefined;
+  // Live requests carry the secrets' current values: hidden as the recording hid them.
+  const secrets = presentSecrets(header?.redaction?.secretEnv ?? []);
   const rewrite = (redactor: Redactor, message: unknown) =>
-    redactor.messageWithValues(message as never, "c2s");
+    redactor.messageWithValues(hideSecrets(message as never, secrets), "c2s");
   if (!plan.builtInOnly) {
     const redactor = await plan.build();
     return (message) => rewrite(redactor, message);
@@ -252,7 +255,11 @@ export async function recordingRedactor(
   header: CassetteHeader | undefined,
   cassette = "the cassette",
 ): Promise<Redactor | undefined> {
-  return await (await redactionPlan(values, header, cassette))?.build();
+  const redactor = await (await redactionPlan(values, header, cassette))?.build();
+  const names = header?.redaction?.secretEnv ?? [];
+  if (!redactor || names.length === 0) return redactor;
+  // What the live server adds is scrubbed of the same secrets, which must be set.
+  return withSecrets(redactor, readSecrets(names, `${cassette} was recorded with --secret-env`));
 }
 
 /**

@@ -14,6 +14,7 @@
  *
  * @module
  */
+import { hideSecrets, readSecrets } from "../secrets/env.ts";
 import { describeTarget, openTransport } from "../client/target.ts";
 import type { ServerTarget } from "../client/target.ts";
 import { DEFAULT_REQUEST_TIMEOUT_MS } from "../client/connection.ts";
@@ -60,8 +61,10 @@ export async function verifyCassette(options: VerifyOptions): Promise<VerifyRepo
   const live = options.updatePath !== undefined
     ? await LiveCassette.open(options.updatePath, options.target)
     : undefined;
+  const why = `${options.cassette} was recorded with --secret-env`;
   let report: VerifyReport;
   try {
+    const secrets = readSecrets(plan.secretEnv ?? [], why);
     report = await runVerify(plan, {
       cassettePath: options.cassette,
       serverName: options.serverName ?? describeTarget(options.target),
@@ -70,7 +73,14 @@ export async function verifyCassette(options: VerifyOptions): Promise<VerifyRepo
       ignore: compileIgnorePaths(options.ignorePaths ?? []),
       allowReorder: options.allowReorder ?? false,
       versionIsRegression: options.versionIsRegression ?? false,
-      onEntry: live ? (entry) => live.append(entry) : undefined,
+      // The fresh cassette holds the placeholders, never the values.
+      onEntry: live
+        ? (entry) =>
+          live.append(
+            entry.type === "message" ? { ...entry, msg: hideSecrets(entry.msg, secrets) } : entry,
+          )
+        : undefined,
+      secrets,
     });
   } catch (error) {
     await live?.abandon();

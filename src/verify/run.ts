@@ -5,6 +5,8 @@
  *
  * @module
  */
+import { hideSecrets, revealSecrets } from "../secrets/env.ts";
+import type { Secret } from "../secrets/env.ts";
 import { McpConnection } from "../client/connection.ts";
 import type { ServerRequestAnswer } from "../client/connection.ts";
 import { defaultServerRequestAnswer } from "../client/connection.ts";
@@ -64,6 +66,8 @@ export interface RunOptions {
   versionIsRegression?: boolean;
   /** Receives every live frame, for writing a fresh cassette. */
   onEntry?: (entry: LiveEntry) => void;
+  /** `record --secret-env` values: put into what is sent, hidden again in what comes back. */
+  secrets?: readonly Secret[];
 }
 
 function stderrHint(transport: ClientTransport): string {
@@ -99,7 +103,10 @@ async function runStep(
   let live: JsonRpcMessage | undefined;
   let why = "no answer";
   try {
-    live = await connection.call(step.method, step.params, { timeoutMs: options.timeoutMs });
+    const secrets = options.secrets ?? [];
+    const params = revealSecrets(step.params as Json, secrets) as typeof step.params;
+    const answer = await connection.call(step.method, params, { timeoutMs: options.timeoutMs });
+    live = hideSecrets(answer as Json, secrets) as JsonRpcMessage;
   } catch (error) {
     if (!(error instanceof CassetteError)) throw error;
     why = error.message;
