@@ -164,6 +164,7 @@ export const command: Command = {
       updatePath: flag(input.values, "update") ? cassettePath : undefined,
       serverName: describeTarget(target),
       choose,
+      noiseRuns: positiveInt(stringOption(input.values, "noise-runs"), "noise-runs", 2),
     });
     await writeReports(input, report);
     const gradeMissed = minGrade !== undefined && !meetsGrade(report.grade.letter, minGrade);

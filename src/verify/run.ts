@@ -37,6 +37,16 @@ export interface ExchangeResult {
   info?: Regression[];
 }
 
+/** One path found to change between live runs of the same build. */
+export interface NoisePath {
+  /** The exchange (its index in the report). */
+  index: number;
+  method: string;
+  target?: string;
+  /** The response path, as `--ignore-path` takes it. */
+  path: string;
+}
+
 /** Everything `verify` found. Holds no timings, so reruns compare equal. */
 export interface VerifyReport {
   cassette: string;
@@ -46,6 +56,8 @@ export interface VerifyReport {
   /** Exchanges that failed. */
   failed: number;
   skipped: number;
+  /** Paths whose live value moved between runs of the same build: noise, not graded (./noise.ts). */
+  noise?: NoisePath[];
   /** Exchanges failing with each kind (an exchange may count under several). */
   kinds: Record<RegressionKind, number>;
 }
