@@ -26,17 +26,19 @@ const BUILD_WHEEL = path.join(ROOT, "scripts", "build_wheel.ts");
 const DENO = path.join(ROOT, "node_modules", "deno", "deno");
 
 /**
- * The pytest a user writes: the fixture's command for a replay must be a
- * list that starts an executable which answers the recorded get-sum.
+ * The pytest a user writes: the fixture turns the server's command into the
+ * replay of the committed cassette (the wheel's own binary), the test drives
+ * it over pipes, and the fixture's teardown checks the session had no miss.
  */
 const USER_TEST = `import json
 import subprocess
 
+import pytest
 
+
+@pytest.mark.mcp_cassette(cassette="sum.cassette.jsonl")
 def test_fixture_replays(mcp_cassette):
-    command = mcp_cassette.server_command(["replay", "sum.cassette.jsonl"])
-    assert isinstance(command, list) and command, command
-    executable = command[0]
+    command = mcp_cassette.server_command(["node", "server-everything.js"])
     lines = [
         {"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
             "protocolVersion": "2025-11-25", "capabilities": {},
@@ -46,8 +48,7 @@ def test_fixture_replays(mcp_cassette):
          "params": {"name": "get-sum", "arguments": {"a": 2, "b": 40}}},
     ]
     stdin = "".join(json.dumps(line) + "\\n" for line in lines)
-    done = subprocess.run([executable, "replay", "sum.cassette.jsonl"], input=stdin,
-                          capture_output=True, text=True, timeout=60)
+    done = subprocess.run(command, input=stdin, capture_output=True, text=True, timeout=60)
     answers = [json.loads(line) for line in done.stdout.splitlines() if line.strip()]
     texts = [a["result"]["content"][0]["text"] for a in answers if a.get("id") == 1]
     assert texts == [${JSON.stringify(SUM)}], done.stdout + done.stderr
@@ -68,7 +69,8 @@ export function proveWheel(wheel: string): string {
       wheel,
       "pytest",
     ]);
-    fs.copyFileSync(SUM_CASSETTE, path.join(folder, "sum.cassette.jsonl"));
+    fs.mkdirSync(path.join(folder, "tests", "cassettes"), { recursive: true });
+    fs.copyFileSync(SUM_CASSETTE, path.join(folder, "tests", "cassettes", "sum.cassette.jsonl"));
     fs.writeFileSync(path.join(folder, "test_user.py"), USER_TEST);
     mustRun([
       path.join(bin, "python"),

@@ -291,8 +291,8 @@ function emptyResult(
   mode: RecordMode,
   action: ModeAction,
   launches: LaunchSummary[],
-) {
-  const result: CassetteResult = {
+): CassetteResult {
+  return {
     cassette,
     mode,
     action,
@@ -308,7 +308,6 @@ function emptyResult(
     recorded: [],
     tools: [],
   };
-  return result;
 }
 
 /**
@@ -332,9 +331,8 @@ async function addReport(
   if (!folder) return;
   await runtime.mkdir(folder);
   const name = `${path.basename(result.cassette ?? "cassette")}.${recordingId()}.report.json`;
-  await writeFileSafely(path.join(folder, name), JSON.stringify(report, null, 2) + "\n", {
-    what: "the report",
-  });
+  const text = JSON.stringify(report, null, 2) + "\n";
+  await writeFileSafely(path.join(folder, name), text, { what: "the report" });
 }
 
 /** An in-process HTTP replay, when this build has one. */

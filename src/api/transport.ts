@@ -13,6 +13,7 @@ import { ReplayEngine } from "../replay/engine.ts";
 import type { ReplayOptions } from "../replay/engine.ts";
 import type { Outlet } from "../replay/outlet.ts";
 import type { ReplayReport } from "../replay/report.ts";
+import { ReplayControl } from "../replay/control.ts";
 import type { ReplaySession } from "../replay/session.ts";
 import { runtime } from "../runtime/mod.ts";
 import { actionFor, resolveRecordMode } from "../modes/mode.ts";
@@ -75,6 +76,7 @@ export class ReplayTransport {
   #delivery: Promise<void> = Promise.resolve();
   #closed = false;
   #report: ReplayReport | undefined;
+  #control: ReplayControl | undefined;
   #protocolVersion: string | undefined;
 
   /** Wraps an engine; most callers want {@linkcode ReplayTransport.open}. */
@@ -162,6 +164,14 @@ export class ReplayTransport {
     await this.#delivery;
     this.#report = await this.engine.finished();
     this.onclose?.();
+  }
+
+  /**
+   * Steers the replay from the test, as `replay --listen --control` does over
+   * HTTP: `journal()`, `reset()`, `setFaults(overlayText)`, `clearFaults()`.
+   */
+  get control(): ReplayControl {
+    return this.#control ??= new ReplayControl(this.engine);
   }
 
   /** What the replay saw (complete after {@linkcode close}). */

@@ -28,34 +28,21 @@ const MAX_LINE_BYTES = DEFAULT_MAX_LINE_CHARS * 3;
 
 /**
  * Splits `chunks` into lines, a batch per chunk. `onUnterminated` hears of a
- * last line with no newline; `onFirstChunk` sees the first chunk's text
- * before anything is split, and may throw to stop.
+ * last line with no newline.
  */
 export async function* byteLineBatches(
-  chunks: ReadableStream<Uint8Array>,
+  chunks: AsyncIterable<Uint8Array>,
   onUnterminated: (text: string) => void = () => {},
-  onFirstChunk?: (text: string) => void,
 ): AsyncGenerator<LineBatch> {
-  const reader = chunks.getReader();
   const lines = new ByteLines();
-  try {
-    while (true) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      if (onFirstChunk) {
-        onFirstChunk(new TextDecoder().decode(value));
-        onFirstChunk = undefined;
-      }
-      const batch = lines.push(value);
-      if (batch.texts.length > 0) yield batch;
-    }
-    const last = lines.end();
-    if (last) {
-      onUnterminated(last.texts[0]);
-      yield last;
-    }
-  } finally {
-    reader.cancel().catch(() => {});
+  for await (const chunk of chunks) {
+    const batch = lines.push(chunk);
+    if (batch.texts.length > 0) yield batch;
+  }
+  const last = lines.end();
+  if (last) {
+    onUnterminated(last.texts[0]);
+    yield last;
   }
 }
 

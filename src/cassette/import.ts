@@ -11,7 +11,8 @@
  * @module
  */
 import { CassetteFormatError } from "../errors.ts";
-import { openCassetteText } from "./open.ts";
+import { openCassetteHead } from "./open.ts";
+import type { CassetteHead } from "./open.ts";
 import { finishHeader } from "./import/common.ts";
 import type { Converted, ImportedCassette } from "./import/common.ts";
 import { detectLayout, EXPECTED } from "./import/detect.ts";
@@ -52,19 +53,22 @@ async function convertLines(path: string, first: string, rest: Chunks): Promise<
 
 /**
  * Converts a file written by another record/replay tool; throws when the
- * format is unknown. `firstChunk`, the start of the file a caller already
- * read, lets a file of no known format be refused without opening it again.
+ * format is unknown. `head`, the start of the file a caller already opened
+ * and read, is read on from, so the file is opened once; a file of no known
+ * format is refused from the head alone when line 1 is whole in it.
  */
 export async function importForeign(
   path: string,
-  firstChunk?: string,
+  head?: CassetteHead<string>,
 ): Promise<ImportedCassette> {
-  // A chunk without a newline may stop inside line 1: the reader below reads on.
-  if (firstChunk?.includes("\n")) detectLayout(path, firstChunk);
-  const reader = (await openCassetteText(path)).getReader();
+  const given = head !== undefined;
+  head ??= await openCassetteHead(path);
+  const reader = head.rest;
   let converted: Result;
   try {
-    const first = await firstPart(reader);
+    // A head without a newline may stop inside line 1: firstPart reads on.
+    if (given && head.text.includes("\n")) detectLayout(path, head.text);
+    const first = await firstPart(reader, head.text);
     converted = detectLayout(path, first) === "document"
       ? await convertDocument(path, first, reader)
       : await convertLines(path, first, reader);

@@ -60,6 +60,112 @@ export function opened<T>(path: string, open: () => T): T {
   }
 }
 
+/** The start of a cassette file, read once, and the reader for the rest. */
+export interface CassetteHead<T> {
+  /** The chunks read so far, in order: line 1 is whole among them unless the file is short. */
+  chunks: T[];
+  /** Their text: what the format is told from. */
+  text: string;
+  /** Where the rest of the file comes from (cancel it when done). */
+  rest: ReadableStreamDefaultReader<T>;
+}
+
+/** How far the head is read at most when line 1 has no end yet. */
+const HEAD_LIMIT = 1 << 20;
+
+/** Whether `text` holds all of its first non-blank line. */
+function lineOneEnds(text: string): boolean {
+  const start = text.search(/[^\s\uFEFF]/);
+  return start !== -1 && text.indexOf("\n", start) !== -1;
+}
+
+/**
+ * Opens a cassette file once and reads its head as text: the first chunk
+ * (16 KiB), or on to the end of line 1 when it is longer, up to 1 MiB. The
+ * head tells the format; the reader for that format takes the head and the
+ * rest.
+ */
+export async function openCassetteHead(path: string): Promise<CassetteHead<string>> {
+  return await readHead(path, (await openCassetteText(path)).getReader(), (chunk) => chunk);
+}
+
+/** {@linkcode openCassetteHead} as bytes, for a reader that needs each line's place in the file. */
+export async function openCassetteHeadBytes(path: string): Promise<CassetteHead<Uint8Array>> {
+  return await readHead(path, (await openCassetteBytes(path)).getReader(), textOfBytes());
+}
+
+/** A decoder of consecutive byte chunks (a character may straddle two). */
+function textOfBytes(): (chunk: Uint8Array) => string {
+  const decoder = new TextDecoder();
+  return (chunk) => decoder.decode(chunk, { stream: true });
+}
+
+async function readHead<T>(
+  path: string,
+  reader: ReadableStreamDefaultReader<T>,
+  textOf: (chunk: T) => string,
+): Promise<CassetteHead<T>> {
+  const head: CassetteHead<T> = { chunks: [], text: "", rest: reader };
+  try {
+    while (!lineOneEnds(head.text) && head.text.length < HEAD_LIMIT) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      head.chunks.push(value);
+      head.text += textOf(value);
+    }
+  } catch (error) {
+    reader.cancel().catch(() => {});
+    throw readFailure(path, 0, error);
+  }
+  return head;
+}
+
+/**
+ * A byte head as text: its chunks decoded, and the rest decoded as it comes
+ * (for a reader of text given a file opened for bytes).
+ */
+export function textHead(head: CassetteHead<Uint8Array>): CassetteHead<string> {
+  const decoder = new TextDecoder();
+  const text = head.chunks.map((chunk) => decoder.decode(chunk, { stream: true })).join("");
+  const rest = new ReadableStream<string>({
+    async pull(controller) {
+      const { done, value } = await head.rest.read();
+      if (!done) return controller.enqueue(decoder.decode(value, { stream: true }));
+      const tail = decoder.decode();
+      if (tail !== "") controller.enqueue(tail);
+      controller.close();
+    },
+    cancel: (reason) => head.rest.cancel(reason),
+  }, { highWaterMark: 0 });
+  return { chunks: [text], text, rest: rest.getReader() };
+}
+
+/** The head's chunks, then the rest of the file's; the reader is let go at the end. */
+export async function* headAndRest<T>(head: CassetteHead<T>): AsyncGenerator<T> {
+  try {
+    yield* head.chunks;
+    while (true) {
+      const { done, value } = await head.rest.read();
+      if (done) return;
+      yield value;
+    }
+  } finally {
+    head.rest.cancel().catch(() => {});
+  }
+}
+
+/** A failure reading line `line` of `path` as the one-line error to throw. */
+export function readFailure(path: string, line: number, error: unknown): Error {
+  if (error instanceof CassetteFormatError) return error;
+  const code = (error as { code?: string }).code;
+  const problem = code === "ENOENT"
+    ? "no such file"
+    : code === "EISDIR"
+    ? "is a directory"
+    : (error as Error).message;
+  return new CassetteFormatError(path, line, `cannot read the file: ${problem}`);
+}
+
 /**
  * Refuses an output path that exists and is not a regular file (nor a link
  * to one), before anything starts; `flag` names the option in the message.

@@ -6,13 +6,15 @@
  */
 import { CassetteFormatError } from "../errors.ts";
 import { runtime } from "../runtime/mod.ts";
-import { opened } from "./open.ts";
+import { openCassetteHead, openCassetteHeadBytes, opened, readFailure, textHead } from "./open.ts";
+import type { CassetteHead } from "./open.ts";
 import { FORMAT_NAME, pendingPath } from "./format.ts";
 import type { CassetteHeader, Entry } from "./format.ts";
 import { FrameStore } from "./frame_store.ts";
 import { checkHeader, entryOfLine } from "./entry_check.ts";
 import type { LineBytes } from "./entry_check.ts";
-import { lineSource } from "./file_lines.ts";
+import { byteLines, textLines } from "./file_lines.ts";
+import type { LineBatch } from "./byte_lines.ts";
 
 export { lineBatches } from "./file_lines.ts";
 
@@ -38,31 +40,23 @@ export type CassetteLine =
   | { kind: "entry"; line: number; entry: Entry }
   | { kind: "torn"; line: number; text: string };
 
-/** Thrown inside {@linkcode loadCassette} when line 1 is not our header. */
-class ForeignFormat extends Error {
-  /** The first chunk of the file, when that told. */
-  constructor(readonly firstChunk?: string) {
-    super("not an mcp-cassette file");
-  }
-}
-
 function isOurHeaderLine(text: string): boolean {
   return text.includes(`"${FORMAT_NAME}"`) && text.includes('"format"');
 }
 
 /**
- * Tells from the file's first chunk whether it can be one of ours, so that
- * anything else (another tool's file, YAML, random bytes) goes to the
- * foreign-format detection before a single line is gathered: a file with no
- * newline for hundreds of megabytes must not become one string first.
+ * Whether the head of a file is one of ours: its first non-blank line is
+ * our header. Anything else (another tool's file, YAML, random bytes) goes
+ * to the converters, before a single line is gathered: a file with no
+ * newline for hundreds of megabytes must not become one string first. A
+ * blank head is left to the line reader, which says what is wrong.
  */
-function throwUnlessOurs(chunk: string): void {
-  // Indexes, not trimmed copies: the chunk may be a whole mebibyte.
-  const start = chunk.search(/[^\s\uFEFF]/);
-  if (start === -1) return; // blank so far: the line reader says what is wrong
-  const end = chunk.indexOf("\n", start);
-  const line = chunk.slice(start, end === -1 ? chunk.length : end);
-  if (chunk[start] !== "{" || !isOurHeaderLine(line)) throw new ForeignFormat(chunk);
+function isOurs(head: string): boolean {
+  // Indexes, not trimmed copies: the head may be a whole mebibyte.
+  const start = head.search(/[^\s\uFEFF]/);
+  if (start === -1) return true;
+  const end = head.indexOf("\n", start);
+  return head[start] === "{" && isOurHeaderLine(head.slice(start, end === -1 ? head.length : end));
 }
 
 /**
@@ -70,7 +64,8 @@ function throwUnlessOurs(chunk: string): void {
  * without loading the file as one string.
  */
 export async function* readCassetteLines(path: string): AsyncGenerator<CassetteLine> {
-  for await (const batch of readLines(path, false)) yield* batch;
+  const head = await openCassetteHead(path);
+  for await (const batch of readLines(path, (end) => textLines(head, end))) yield* batch;
 }
 
 /**
@@ -91,17 +86,12 @@ const FIRST_BATCH_LINES = 32;
  */
 async function* readLines(
   path: string,
-  foreignIsSignal: boolean,
+  source: (onUnterminated: (text: string) => void) => AsyncGenerator<LineBatch>,
   everyText = false,
   onDisk = false,
 ): AsyncGenerator<CassetteLine[]> {
   let unterminated: string | undefined;
-  const batches = lineSource(
-    path,
-    (text) => (unterminated = text),
-    foreignIsSignal ? throwUnlessOurs : undefined,
-    onDisk,
-  );
+  const batches = source((text) => (unterminated = text));
   let lineNumber = 0;
   let pendingTorn: { line: number; text: string; error: string } | undefined;
   const bytes: LineBytes | undefined = onDisk ? { start: 0, end: 0 } : undefined;
@@ -121,9 +111,6 @@ async function* readLines(
         lineNumber++;
         if (pendingTorn) throw new CassetteFormatError(path, pendingTorn.line, pendingTorn.error);
         if (text.trim() === "") continue;
-        if (lineNumber === 1 && foreignIsSignal && !isOurHeaderLine(text)) {
-          throw new ForeignFormat();
-        }
         let value: unknown;
         try {
           value = JSON.parse(text);
@@ -149,25 +136,13 @@ async function* readLines(
       if (items.length > 0) yield items;
     }
   } catch (error) {
-    throw readError(path, lineNumber, error);
+    throw readFailure(path, lineNumber, error);
   }
   if (pendingTorn) {
     if (pendingTorn.line === 1) throw new CassetteFormatError(path, 1, pendingTorn.error);
     yield [{ kind: "torn", line: pendingTorn.line, text: pendingTorn.text }];
   }
   if (lineNumber === 0) throw await emptyFileError(path);
-}
-
-/** What went wrong reading line `lineNumber`, as the error to throw. */
-function readError(path: string, lineNumber: number, error: unknown): Error {
-  if (error instanceof CassetteFormatError || error instanceof ForeignFormat) return error;
-  const code = (error as { code?: string }).code;
-  const problem = code === "ENOENT"
-    ? "no such file"
-    : code === "EISDIR"
-    ? "is a directory"
-    : (error as Error).message;
-  return new CassetteFormatError(path, lineNumber, `cannot read the file: ${problem}`);
 }
 
 /** The error for a file with no lines, naming where a stopped recorder left its frames. */
@@ -221,21 +196,22 @@ export async function streamCassette(
   } = {},
 ): Promise<CassetteStream> {
   const onDisk = options.framesOnDisk === true;
-  const lines = readLines(path, true, onDisk || options.everyFrameText, onDisk);
-  let first: IteratorResult<CassetteLine[]>;
-  try {
-    // One pass: line 1 tells whether the file is ours at all.
-    first = await lines.next();
-  } catch (error) {
-    if (!(error instanceof ForeignFormat)) throw error;
-    // Other tools' formats are rare: their converters load only when needed.
-    // Built, not literal: a literal import() has Deno prepare every converter at start-up.
-    const { importForeign } = await import("./" + "import.ts") as typeof import("./import.ts");
-    const imported = await importForeign(path, error.firstChunk);
-    return { ...imported, batches: oneBatch(imported.entries) };
-  }
+  // One open, one read of the head: the head tells the format, then its reader takes over.
+  const bytes = onDisk ? await openCassetteHeadBytes(path) : undefined;
+  const text = bytes ? undefined : await openCassetteHead(path);
+  if (!isOurs((bytes ?? text)!.text)) return await foreign(path, text ?? textHead(bytes!));
+  const lines = readLines(
+    path,
+    (end) => bytes ? byteLines(bytes, end) : textLines(text!, end),
+    onDisk || options.everyFrameText,
+    onDisk,
+  );
+  const first = await lines.next();
   const head = first.done ? undefined : first.value[0];
-  if (head?.kind !== "header") throw new CassetteFormatError(path, 1, "expected a header");
+  if (head?.kind !== "header") {
+    await lines.return(undefined); // lets the file go
+    throw new CassetteFormatError(path, 1, "expected a header");
+  }
   const stream: CassetteStream = {
     path,
     header: head.header,
@@ -249,6 +225,17 @@ export async function streamCassette(
     );
   }
   return stream;
+}
+
+/**
+ * Another tool's file, converted whole from the head already read. Such
+ * files are rare: their converters load only when one comes. Built, not
+ * literal: a literal import() has Deno prepare every converter at start-up.
+ */
+async function foreign(path: string, head: CassetteHead<string>): Promise<CassetteStream> {
+  const { importForeign } = await import("./" + "import.ts") as typeof import("./import.ts");
+  const imported = await importForeign(path, head);
+  return { ...imported, batches: oneBatch(imported.entries) };
 }
 
 async function* oneBatch(entries: LocatedEntry[]): AsyncGenerator<LocatedEntry[]> {

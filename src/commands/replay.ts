@@ -20,6 +20,7 @@ import { runtime } from "../runtime/mod.ts";
 import type { Redactor } from "../redact/redactor.ts";
 import { parseIgnorePaths } from "../match/ignore_paths.ts";
 import type { IgnorePath } from "../match/ignore_paths.ts";
+import type { HttpServeOptions } from "../replay/http/options.ts";
 import { checkExpiry, learnFrom, spying } from "./replay_upkeep.ts";
 import { hideSecrets, presentSecrets, readSecrets, withSecrets } from "../secrets/env.ts";
 import { writeFileSafely } from "../files/safe_write.ts";
@@ -52,27 +53,56 @@ export const command: Command = {
     const engine = listen
       ? await loadedEngine(positionals[0], values, log)
       : await streamingEngine(positionals[0], values, log);
-    // The modules replay loads only when a run needs them (HTTP, new episodes,
-    // redaction, faults) are named by a sum of two literals, not one literal:
-    // Deno loads and prepares the graph of every literal `import("…")` when the
-    // importing module loads (about 40 modules replay never runs, as
-    // src/cli/registry.ts explains), while Bun folds the sum back into one
-    // literal and bundles the module into the binary (a name held in a const
-    // is not folded here, since this module is loaded lazily).
+    if (flag(values, "control") && !listen) {
+      throw new UsageError(
+        "--control needs --listen: over stdio the controls are the library's (ReplayTransport.control)",
+      );
+    }
     const report = listen
-      ? await (await import("../" + "replay/http.ts") as typeof import("../replay/http.ts"))
-        .serveHttp(engine, {
-          listen,
-          maxStreams: positiveInt(stringOption(values, "max-streams"), "max-streams", 1024),
-          onListening: (url) => printErr(`mcp-cassette: replaying ${positionals[0]} at ${url}`),
-          log,
-        })
+      ? await serveListening(engine, listen, positionals[0], values, log)
       : await serveStdioReporting(engine, stringOption(values, "report"), log);
     await writeReport(stringOption(values, "report"), report);
     await learnFrom(report, values);
     return finishReport(report, values, quiet);
   },
 };
+
+/** `--listen`: Streamable HTTP, with the control endpoint when `--control` asks for it. */
+async function serveListening(
+  engine: ReplayEngine,
+  listen: string,
+  cassette: string,
+  values: OptionValues,
+  log: (line: string) => void,
+): Promise<ReplayReport> {
+  // The modules replay loads only when a run needs them (HTTP, new episodes,
+  // redaction, faults) are named by a sum of two literals, not one literal:
+  // Deno loads and prepares the graph of every literal `import("…")` when the
+  // importing module loads (about 40 modules replay never runs, as
+  // src/cli/registry.ts explains), while Bun folds the sum back into one
+  // literal and bundles the module into the binary (a name held in a const
+  // is not folded here, since this module is loaded lazily).
+  const { serveHttp } = await import(
+    "../" + "replay/http.ts"
+  ) as typeof import("../replay/http.ts");
+  const options: HttpServeOptions = {
+    listen,
+    maxStreams: positiveInt(stringOption(values, "max-streams"), "max-streams", 1024),
+    onListening: (url) => printErr(`mcp-cassette: replaying ${cassette} at ${url}`),
+    log,
+  };
+  if (flag(values, "control")) {
+    const { ReplayControl } = await import(
+      "../" + "replay/control.ts"
+    ) as typeof import("../replay/control.ts");
+    const { controlOptions } = await import(
+      "../" + "replay/http/control.ts"
+    ) as typeof import("../replay/http/control.ts");
+    const open = (path: string) => loadedEngine(path, values, log);
+    Object.assign(options, controlOptions(new ReplayControl(engine), open));
+  }
+  return await serveHttp(engine, options);
+}
 
 async function writeReport(file: string | undefined, report: ReplayReport): Promise<void> {
   if (file) {
@@ -97,9 +127,11 @@ async function serveStdioReporting(
       if (stopping) return;
       stopping = new Promise<never>(() => {});
       const code = signal === "SIGINT" ? 130 : 143;
-      void writeReport(reportFile, engine.finish()).catch(() => {}).finally(() =>
-        runtime.exit(code)
-      );
+      // The report covers the whole recording: a streaming engine reads the rest first.
+      void engine.loaded.then(() => engine.finished()).then((report) =>
+        writeReport(reportFile, report)
+      ).catch(() => {})
+        .finally(() => runtime.exit(code));
     })
   );
   try {

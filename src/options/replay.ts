@@ -73,6 +73,11 @@ export const REPLAY_OPTIONS: OptionSet = {
     description: "Exit 3 when recorded requests were never asked for",
   },
   quiet: { type: "boolean", short: "q", description: "Print nothing on stderr but misses" },
+  control: {
+    type: "boolean",
+    description:
+      "With --listen: also serve /__cassette/journal, reset, faults and cassette, behind the same Host/Origin guard (docs/control.md)",
+  },
   "on-miss": {
     choices: ["error", "live"],
     type: "string",

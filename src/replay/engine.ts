@@ -17,9 +17,10 @@ import type { RecordingSource, ReportSink } from "./source.ts";
 import { EpisodeBuilder } from "./episodes.ts";
 import type { Episodes, RecordedSession, Step, Trigger } from "./episodes.ts";
 import { claimRecording, eraOf, settledClaim, settledEra } from "./claims.ts";
-import { emptyReport } from "./report.ts";
+import { emptyReport, resetReport } from "./report.ts";
 import type { RecordedUse, ReplayReport } from "./report.ts";
 import { ReplaySession } from "./session.ts";
+import { deferred, mergeSessions } from "./pooled_sessions.ts";
 import { journalRequest, settleJournal } from "./journal.ts";
 import { knownTools } from "./known_tools.ts";
 import type { JournalEntry, JournalOutcome } from "./journal.ts";
@@ -316,6 +317,18 @@ export class ReplayEngine implements RecordingSource, ReportSink {
     return sessions[0]?.triggers.length ? sessions[0] : undefined;
   }
 
+  /**
+   * Starts afresh (a control reset): every open session on its recording
+   * with every answer unused, every recording free to claim again, the use
+   * counts, the report and the journal emptied.
+   */
+  reset(): void {
+    for (const session of this.#sessions) session.restart();
+    this.#uses.clear();
+    this.#claimed.clear();
+    resetReport(this.report);
+  }
+
   /** Closes every session and completes the report. */
   finish(): ReplayReport {
     for (const session of this.#sessions) session.close();
@@ -362,30 +375,4 @@ function recordedUse(trigger: Trigger): RecordedUse {
     repeated: 0,
     outOfOrder: 0,
   };
-}
-
-/** All sessions as one, triggers in session order (for the stateless modern era). */
-function mergeSessions(sessions: RecordedSession[]): RecordedSession {
-  const triggers = sessions.flatMap((session) => session.triggers).map(reindexed);
-  return {
-    id: sessions.map((session) => session.id).join("+"),
-    triggers,
-    opening: sessions[0]?.opening ?? [],
-    standalone: [],
-  };
-}
-
-/**
- * `trigger` at another place: a copy with its prototype, so that a disk
- * trigger's getters (./disk_trigger.ts) come along.
- */
-function reindexed(trigger: Trigger, index: number): Trigger {
-  return Object.assign(Object.create(Object.getPrototypeOf(trigger)), trigger, { index });
-}
-
-/** A promise with its resolve function. */
-function deferred(): { promise: Promise<void>; resolve: () => void } {
-  let resolve = () => {};
-  const promise = new Promise<void>((done) => (resolve = done));
-  return { promise, resolve };
 }

@@ -25,6 +25,14 @@ const NAMES: Record<Era, string> = {
   modern: "the stateless 2026-07-28 era (server/discover)",
 };
 
+/** `server/discover` sent to a legacy recording that never saw one. */
+export function isEraProbe(
+  source: { readonly era: Era; recordsMethod(method: string): boolean },
+  method: string,
+): boolean {
+  return method === "server/discover" && source.era === "legacy" && !source.recordsMethod(method);
+}
+
 /** `"; the cassette was recorded in …, this client speaks …"`, or "" when the eras agree. */
 export function eraHint(cassette: Era, message: JsonRpcMessage): string {
   const live = liveEra(message);

@@ -21,7 +21,7 @@ import type { ListenAddress } from "../http/guard.ts";
 import type { ReplayEngine } from "./engine.ts";
 import type { ReplayReport } from "./report.ts";
 import { HttpReplayServer } from "./http/server.ts";
-import type { HttpServeOptions } from "./http/options.ts";
+import type { HttpHandle, HttpServeOptions } from "./http/options.ts";
 
 export type { HttpServeOptions } from "./http/options.ts";
 export { LEGACY_VERSIONS } from "./http/legacy.ts";
@@ -82,6 +82,15 @@ export async function serveHttp(
   options: HttpServeOptions,
 ): Promise<ReplayReport> {
   const server = new HttpReplayServer(engine, options);
+  const handlerOf = (served: HttpReplayServer): HttpHandle => (request, deadline, raw) =>
+    served.handle(request, deadline, raw);
+  const handle = options.route
+    ? options.route(handlerOf(server), (engine) => {
+      const other = new HttpReplayServer(engine, options);
+      other.bound = server.bound;
+      return handlerOf(other);
+    })
+    : handlerOf(server);
   const local = await serveLocal({
     listen: options.listen ?? "127.0.0.1:0",
     idleTimeoutMs: options.idleTimeoutMs,
@@ -89,7 +98,7 @@ export async function serveHttp(
     handlerGuards: true,
     // HTTP+SSE reads its bodies elsewhere: the runtime keeps its deadline.
     handlerReadsBody: !server.legacySse,
-  }, (request, info) => server.handle(request, info.bodyDeadline, info.rawHeaders));
+  }, (request, info) => handle(request, info.bodyDeadline, info.rawHeaders));
   if (local.warning) options.log?.(local.warning);
   server.bound = local.bound;
   options.onListening?.(originFor(local.bound.hostname, local.bound.port) + server.path);

@@ -15,6 +15,7 @@ import type { JsonObject, JsonRpcMessage } from "../jsonrpc.ts";
 import type { RequestKey } from "../match/fingerprint.ts";
 import type { Match } from "../match/answer_book.ts";
 import type { Trigger } from "./episodes.ts";
+import type { RewrittenRequest } from "./options.ts";
 
 /** How a live request was answered. */
 export type JournalOutcome =
@@ -70,32 +71,29 @@ export function emptyJournal(limit = JOURNAL_LIMIT): Journal {
 export function resetJournal(journal: Journal): void {
   journal.requests.length = 0;
   journal.dropped = 0;
-  unredacted.delete(journal);
+  delete (journal as Held)[WAITING];
 }
 
 /** Redacts a live message as the recording's rules would (`ReplayOptions.rewriteRequest`). */
-export type Redact = (message: unknown) => unknown | Promise<unknown>;
-
-/** A journaled request whose arguments wait for the recording's redaction. */
-interface Unredacted {
-  entry: JournalEntry;
-  message: JsonRpcMessage;
-  redact: Redact;
-}
+export type Redact = (message: unknown) => RewrittenRequest | Promise<RewrittenRequest>;
 
 /**
- * Each journal's requests still to redact. Redaction waits until the
- * journal is read ({@linkcode settleJournal}): scrubbing every request as it
- * came cost the HTTP replay a third of its throughput.
+ * Requests whose arguments wait for the recording's redaction, as pairs
+ * (entry, arguments as sent) in one flat list: redaction waits until the
+ * journal is read ({@linkcode settleJournal}), as scrubbing every request as
+ * it came cost the HTTP replay a third of its throughput. Held under a
+ * symbol, which JSON leaves out.
  */
-const unredacted = new WeakMap<Journal, Unredacted[]>();
-const settling = new WeakMap<Journal, Promise<void>>();
+const WAITING = Symbol("unredacted");
+type Waiting = { redact: Redact; pairs: unknown[]; settled: Promise<void> };
+type Held = Journal & { [WAITING]?: Waiting };
 
 /**
  * Adds a live request; returns its entry (so a fault found later can mark
  * it), or undefined when the journal is full. With `redact`, the entry's
  * arguments are absent until {@linkcode settleJournal} fills them in from
- * the redacted copy: a secret the client sent is never shown.
+ * the redacted copy: a secret the client sent is never shown. Only the
+ * arguments are held, not the message: fewer objects kept alive.
  */
 export function journalRequest(
   journal: Journal,
@@ -113,14 +111,11 @@ export function journalRequest(
   const entry: JournalEntry = { method: key.method, session, outcome };
   if (key.name !== undefined) nameEntry(entry, key.name);
   if (line !== undefined) entry.line = line;
-  if (!redact) {
-    const args = argumentsOf(message);
-    if (args !== undefined) entry.arguments = args;
-  } else {
-    let waiting = unredacted.get(journal);
-    if (!waiting) unredacted.set(journal, waiting = []);
-    waiting.push({ entry, message, redact });
-  }
+  const args = argumentsOf(message);
+  if (redact) {
+    const held = journal as Held;
+    (held[WAITING] ??= { redact, pairs: [], settled: Promise.resolve() }).pairs.push(entry, args);
+  } else if (args !== undefined) entry.arguments = args;
   journal.requests.push(entry);
   return entry;
 }
@@ -130,21 +125,31 @@ export function journalRequest(
  * resolves once they are in. A request whose redaction fails keeps none.
  */
 export function settleJournal(journal: Journal): Promise<void> {
-  const before = settling.get(journal) ?? Promise.resolve();
-  const done = before.then(async () => {
-    const waiting = unredacted.get(journal);
-    unredacted.delete(journal);
-    for (const { entry, message, redact } of waiting ?? []) {
+  const waiting = (journal as Held)[WAITING];
+  if (!waiting) return Promise.resolve();
+  waiting.settled = waiting.settled.then(async () => {
+    const pairs = waiting.pairs;
+    waiting.pairs = [];
+    for (let i = 0; i < pairs.length; i += 2) {
+      const entry = pairs[i] as JournalEntry;
+      if (pairs[i + 1] === undefined) continue;
       try {
-        const args = argumentsOf(await redact(message) as JsonRpcMessage);
+        const redacted = await waiting.redact(messageOf(entry, pairs[i + 1]));
+        const args = argumentsOf(redacted.message as JsonRpcMessage);
         if (args !== undefined) entry.arguments = args;
       } catch {
         // Left without arguments: better missing than shown unredacted.
       }
     }
   });
-  settling.set(journal, done);
-  return done;
+  return waiting.settled;
+}
+
+/** A request carrying `args` as the entry's method does, for the redaction rules to read. */
+function messageOf(entry: JournalEntry, args: unknown): JsonRpcMessage {
+  const named = entry.method === "tools/call" || entry.method === "prompts/get";
+  const params = named ? { name: entry.tool ?? entry.prompt, arguments: args } : args;
+  return { jsonrpc: "2.0", id: 0, method: entry.method, params } as JsonRpcMessage;
 }
 
 function nameEntry(entry: JournalEntry, name: string): void {

@@ -7,6 +7,7 @@
  */
 import type { SseFields } from "../cassette/format.ts";
 import type { Fault } from "../faults/types.ts";
+import { ErrorCode, errorResponse } from "../jsonrpc.ts";
 import type { JsonRpcMessage } from "../jsonrpc.ts";
 import type { Trigger } from "./episodes.ts";
 
@@ -32,4 +33,9 @@ export interface Outlet {
    * HTTP front end learns which recorded exchange (`trigger.x`) it replays.
    */
   begin?(trigger: Trigger): void;
+}
+
+/** Answers a message that is not valid JSON-RPC. */
+export async function invalid(out: Outlet, why: string): Promise<void> {
+  await out.send(errorResponse(null, ErrorCode.InvalidRequest, `Invalid request: ${why}`));
 }

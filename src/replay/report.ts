@@ -4,7 +4,7 @@
  * @module
  */
 import type { MissReport } from "../errors.ts";
-import { emptyJournal } from "./journal.ts";
+import { emptyJournal, resetJournal } from "./journal.ts";
 import type { Journal } from "./journal.ts";
 
 /** A client answer to a server request that differed from the recording. */
@@ -104,6 +104,14 @@ export function emptyReport(journalLimit?: number): ReplayReport {
     unfiredFaults: [],
     journal: emptyJournal(journalLimit),
   };
+}
+
+/** Empties a report in place (a control reset): its journal keeps its limit. */
+export function resetReport(report: ReplayReport): void {
+  const { journal } = report;
+  resetJournal(journal);
+  notificationEntries.delete(report);
+  Object.assign(report, emptyReport(journal.limit), { journal });
 }
 
 function short(value: unknown): string {

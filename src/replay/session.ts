@@ -14,8 +14,9 @@ import { sleep } from "../util.ts";
 import { ServerRequests } from "./asking.ts";
 import type { RecordedSession, Step, Trigger } from "./episodes.ts";
 import { MatcherFailure, SessionMatcher } from "./matching.ts";
-import { eraHint } from "./era.ts";
+import { eraHint, isEraProbe } from "./era.ts";
 import type { ReplayOptions } from "./options.ts";
+import { invalid } from "./outlet.ts";
 import type { Outlet } from "./outlet.ts";
 import { countNotification } from "./report.ts";
 import type { RecordingSource, ReportSink } from "./source.ts";
@@ -96,6 +97,11 @@ export class ReplaySession {
   /** Recorded triggers this session never used. */
   unusedTriggers(): Trigger[] {
     return this.#matcher?.book.unused() ?? [];
+  }
+
+  /** Starts afresh on the same recording, every answer unused again (a control reset). */
+  restart(): void {
+    if (this.recording) this.#matcher = new SessionMatcher(this.recording.triggers, this.options);
   }
 
   /**
@@ -190,7 +196,7 @@ export class ReplaySession {
     const live = await this.options.onMiss?.(message, { session: this.recording?.id });
     this.sink.noteRequest(message, key, this.label, live ? "live" : "miss");
     if (live) return await out.send({ ...live, id: message.id });
-    if (this.#isEraProbe(key.method)) {
+    if (isEraProbe(this.source, key.method)) {
       // A legacy server does not know server/discover; answering as it would
       // lets a client that probes for the modern era fall back to initialize.
       const text = `Method not found: ${key.method}`;
@@ -377,21 +383,10 @@ export class ReplaySession {
     }
   }
 
-  /** `server/discover` sent to a legacy recording that never saw one. */
-  #isEraProbe(method: string): boolean {
-    return method === "server/discover" && this.source.era === "legacy" &&
-      !this.source.recordsMethod(method);
-  }
-
   #answer(message: JsonRpcMessage) {
     if (this.#asked.answer(message)) return;
     const text = `an answer for id ${JSON.stringify(message.id)}, which was never asked`;
     this.sink.report.strays.push(text);
     this.options.log?.(`ignored ${text}`);
   }
-}
-
-/** Answers a message that is not valid JSON-RPC. */
-async function invalid(out: Outlet, why: string): Promise<void> {
-  await out.send(errorResponse(null, ErrorCode.InvalidRequest, `Invalid request: ${why}`));
 }

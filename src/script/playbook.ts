@@ -41,7 +41,18 @@ export interface Playbook {
   steps: PlaybookStep[];
 }
 
-const TOP_KEYS = new Set(["client", "capabilities", "protocolVersion", "answers", "steps"]);
+/**
+ * The top-level fields. The first, `$schema`, points an editor at
+ * schemas/playbook.schema.json: it is ignored, and messages leave it out.
+ */
+const TOP_KEYS = new Set([
+  "$schema",
+  "client",
+  "capabilities",
+  "protocolVersion",
+  "answers",
+  "steps",
+]);
 
 function parseText(text: string, file: string): Promise<unknown> | unknown {
   if (/\.toml$/i.test(file)) {
@@ -115,7 +126,7 @@ export function playbookFrom(value: unknown, file: string, locate?: Locate): Pla
   if (!isObject(value)) return fail(`a playbook is an object with "steps"`);
   for (const key of Object.keys(value)) {
     if (!TOP_KEYS.has(key)) {
-      failAt([key])(`unknown field "${key}" (known: ${[...TOP_KEYS].join(", ")})`);
+      failAt([key])(`unknown field "${key}" (known: ${[...TOP_KEYS].slice(1).join(", ")})`);
     }
   }
   if (!Array.isArray(value.steps) || value.steps.length === 0) {

@@ -14,9 +14,9 @@ import type { RunResult } from "../helpers.ts";
 export const ECHO_SERVER = ["python3", path.join(ROOT, "tests/fixtures/echo_server.py")];
 
 /** The opening a raw client sends, with `id` as the initialize's id text. */
-export function opening(id = "1"): string[] {
+export function opening(id = "1", version = "2025-06-18"): string[] {
   return [
-    `{"jsonrpc":"2.0","id":${id},"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}}`,
+    `{"jsonrpc":"2.0","id":${id},"method":"initialize","params":{"protocolVersion":"${version}","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}}`,
     `{"jsonrpc":"2.0","method":"notifications/initialized"}`,
   ];
 }

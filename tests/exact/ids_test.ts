@@ -51,7 +51,8 @@ function rawPost(
       "Connection: close",
       ...Object.entries(headers).map(([name, value]) => `${name}: ${value}`),
     ];
-    socket.end(head.join("\r\n") + "\r\n\r\n" + body);
+    // Written, not ended: the server closes the connection once it has answered (Connection: close).
+    socket.write(head.join("\r\n") + "\r\n\r\n" + body);
   });
 }
 
@@ -71,6 +72,33 @@ test("HTTP: a raw socket's ids come back as written", async () => {
     await rawPost(port, opening()[1], headers);
     const alone = await rawPost(port, call("7.0", "divide", { a: 1, b: 4 }), headers);
     assert.match(alone, /"id": ?7\.0[,}]/, alone);
+  } finally {
+    await replay.stop();
+  }
+});
+
+test("HTTP, 2025-03-26: ids in a batch over a raw socket come back as written", async () => {
+  const file = path.join(tempDir(), "batch.jsonl");
+  await recordEcho(file, [...opening("1", "2025-03-26"), call("2", "divide", { a: 1, b: 4 })]);
+  const port = await freePort();
+  const replay = await startBackground(
+    [...CLI, "replay", file, "--listen", `127.0.0.1:${port}`],
+    /(http:\/\/127\.0\.0\.1:\d+\/\S*)/,
+  );
+  try {
+    const opened = await rawPost(port, opening("1", "2025-03-26")[0]);
+    const session = /mcp-session-id: (\S+)/i.exec(opened)?.[1];
+    const headers: Record<string, string> = session ? { "Mcp-Session-Id": session } : {};
+    await rawPost(port, opening()[1], headers);
+    const batch = await rawPost(
+      port,
+      `[${
+        call("12345678901234567890", "divide", { a: 1, b: 4 })
+      },{"jsonrpc":"2.0","id":5.50,"method":"ping"}]`,
+      headers,
+    );
+    assert.match(batch, /"id": ?12345678901234567890[,}]/, batch);
+    assert.match(batch, /"id": ?5\.50[,}]/, batch);
   } finally {
     await replay.stop();
   }

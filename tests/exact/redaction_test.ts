@@ -22,6 +22,8 @@ async function recorded(env: Record<string, string | undefined>): Promise<string
   const file = path.join(tempDir(), "lookup.jsonl");
   await recordEcho(file, [
     ...opening(),
+    // The Python SDK lists the tools before its first call.
+    `{"jsonrpc":"2.0","id":9,"method":"tools/list"}`,
     call("2", "lookup", { who: "ann@example.com" }),
     call("3", "lookup", { who: "10.1.2.3" }),
   ], env);

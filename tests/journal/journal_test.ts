@@ -73,6 +73,9 @@ test("stdio replay: the report's journal holds every request in order, how it wa
   assert.equal(journal.dropped, 0);
   assert.equal(journal.limit, 10_000);
   const echoLine = lineOf('"message":"one"');
+  // The recording's placeholder (keyed with a digest when the recording was).
+  const secretArgument = (journal.requests[2].arguments as { message: string }).message;
+  assert.match(secretArgument, /^key \[REDACTED:aws-access-key-id(:[0-9a-f]+)?\]$/);
   assert.deepEqual(journal.requests.map(shape), [
     {
       method: "initialize",
@@ -90,7 +93,7 @@ test("stdio replay: the report's journal holds every request in order, how it wa
     {
       method: "tools/call",
       tool: "echo",
-      arguments: { message: "key [REDACTED:aws-access-key-id]" },
+      arguments: { message: secretArgument },
       outcome: "exact",
       line: lineOf("aws-access-key-id"),
     },

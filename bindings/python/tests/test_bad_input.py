@@ -122,3 +122,16 @@ except CassetteFailure as failure:
     assert lines[0] == "record sunny"
     assert lines[1] == "replay sunny"
     assert lines[2].startswith("FAILED Replay of ") and "params.arguments.city" in lines[2]
+
+
+def test_mcp_cassette_toml_applies(pytester: pytest.Pytester, monkeypatch):
+    """[testing] of mcp-cassette.toml: its mode and cassette-dir apply; the ini option beats it."""
+    monkeypatch.delenv("MCP_CASSETTE_MODE", raising=False)
+    pytester.makefile(".toml", **{"mcp-cassette": '[testing]\nmode = "none"\ncassette-dir = "recorded"\n'})
+    pytester.makepyfile(SIMPLE.format(marker=""))
+    result = pytester.runpytest_subprocess()
+    result.assert_outcomes(errors=1)
+    result.stdout.fnmatch_lines(['*the cassette *recorded/test_mcp_cassette_toml_applies/test_it.cassette.jsonl does not exist and record mode "none" forbids*'])
+    no_traceback(result)
+    pytester.makeini("[pytest]\nmcp_cassette_mode = once\n")
+    pytester.runpytest_subprocess().assert_outcomes(passed=1)

@@ -70,7 +70,7 @@ def test_two(mcp_cassette):
     suite.runpytest_subprocess().assert_outcomes(passed=2)
     replay = suite.runpytest_subprocess("-s")
     replay.assert_outcomes(passed=2)
-    replay.stdout.fnmatch_lines(["*REPORT-KEYS*misses*outOfOrder*unplayed*"])
+    replay.stdout.fnmatch_lines(["*REPORT-KEYS*journal*misses*outOfOrder*unplayed*"])
 
 
 def test_lenient_and_match_ignore_map_to_replay(suite, tmp_path: Path):

@@ -23,7 +23,7 @@ export interface JsonLines {
 }
 
 /** The rest of a file as chunks of text, after the one already read. */
-export type Chunks = ReadableStreamDefaultReader<string>;
+export type Chunks = Pick<ReadableStreamDefaultReader<string>, "read">;
 
 /** Parses each line as it completes, skipping blanks. */
 export async function collectJsonLines(
@@ -103,10 +103,10 @@ export async function collectText(first: string, rest: Chunks): Promise<string> 
 /**
  * The start of the file for telling its format: at least 64 KiB (where a
  * document's own keys are), and on to the first newline, up to 1 MiB (a
- * one-line document, a long first line).
+ * one-line document, a long first line); `start` is what was read already.
  */
-export async function firstPart(reader: Chunks): Promise<string> {
-  let text = "";
+export async function firstPart(reader: Chunks, start = ""): Promise<string> {
+  let text = start;
   while ((text.length < 64 << 10 || !text.includes("\n")) && text.length < 1 << 20) {
     const chunk = await next(reader);
     if (chunk === undefined) break;

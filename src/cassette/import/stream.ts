@@ -12,7 +12,7 @@
 import { CassetteFormatError } from "../../errors.ts";
 import type { CassetteHeader } from "../format.ts";
 import { importForeign } from "../import.ts";
-import { openCassetteText } from "../open.ts";
+import { openCassetteHead } from "../open.ts";
 import { HandshakeWatch, headerOf } from "./common.ts";
 import type { LocatedEntry } from "./common.ts";
 import { detectLayout, EXPECTED } from "./detect.ts";
@@ -49,10 +49,11 @@ function converterFor(path: string, first: JsonLine): Converter {
  * handshake's answer for the formats that convert line by line.
  */
 export async function* convertForeign(path: string): AsyncGenerator<ForeignItem> {
-  const reader = (await openCassetteText(path)).getReader();
+  const head = await openCassetteHead(path);
+  const reader = head.rest;
   let whole = false;
   try {
-    const first = await firstPart(reader);
+    const first = await firstPart(reader, head.text);
     if (detectLayout(path, first) === "document") whole = true;
     else yield* convertLines(path, first, reader);
   } catch (error) {

@@ -16,6 +16,7 @@ import type { BodyDeadline } from "../../runtime/mod.ts";
 import type { JsonObject } from "../../jsonrpc.ts";
 import { isObject } from "../../util.ts";
 import { answerBatch, receiveGuarded } from "../batch.ts";
+import { memberTexts } from "../exact_id.ts";
 import type { Outlet } from "../outlet.ts";
 import { sseEvent } from "./events.ts";
 import type { HttpHost } from "./host.ts";
@@ -148,7 +149,8 @@ export class LegacyHttp {
       return new Response(null, { status: 202, headers: sessionHeaders(live) });
     }
     if (objects.length > 1) return await this.#batch(live, objects);
-    return await this.host.replyTo(live, objects[0], sessionHeaders(live));
+    const own = batch ? memberTexts(read.text, messages)?.[0] : read.text;
+    return await this.host.replyTo(live, objects[0], sessionHeaders(live), undefined, own);
   }
 
   /**

@@ -89,7 +89,10 @@ export class HttpReplayServer implements HttpHost {
       }
       // Only metadata and HTTP+SSE need the parsed URL; the rest pass on the path's prefix.
       const url = request.url;
-      if (url.startsWith("/.well-known/", url.indexOf("/", url.indexOf("//") + 2))) {
+      const control = this.options.control;
+      const path = url.indexOf("/", url.indexOf("//") + 2);
+      if (control && url.startsWith("/__cassette/", path)) return control(request, deadline, raw);
+      if (url.startsWith("/.well-known/", path)) {
         return Promise.resolve(this.#wellKnown(new URL(url)));
       }
       if (this.legacySse) return this.legacySse.handle(request, new URL(url));

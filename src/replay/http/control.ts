@@ -1,0 +1,137 @@
+/**
+ * The control endpoint of `replay --listen --control`, beside the MCP
+ * endpoint and behind its Host/Origin guard (the server routes
+ * `/__cassette/…` here only after the guard passed):
+ *
+ * - `GET /__cassette/journal`: the journal, `{"requests": […], "dropped", "limit"}`;
+ * - `POST /__cassette/reset`: every session, the use counts and the journal afresh;
+ * - `POST /__cassette/faults` (a `--faults` overlay as the body), `DELETE /__cassette/faults`;
+ * - `POST /__cassette/cassette` (`{"path": "…"}`): new sessions are served from that cassette.
+ *
+ * Bad input is a 400 with `{"error": "…"}` naming it; the replay serves on as before.
+ *
+ * @module
+ */
+import { CassetteError } from "../../errors.ts";
+import type { ReplayControl } from "../control.ts";
+import type { ReplayEngine } from "../engine.ts";
+import type { HttpHandle, HttpServeOptions } from "./options.ts";
+
+/** Loads another cassette for new sessions; throws a one-line error naming what is wrong. */
+export type OpenCassette = (path: string) => Promise<ReplayEngine>;
+
+/** The HTTP options that serve `control`: its endpoint, and the routing a cassette switch needs. */
+export function controlOptions(
+  control: ReplayControl,
+  open: OpenCassette,
+): Pick<HttpServeOptions, "control" | "route"> {
+  const router = new SessionRouter();
+  return {
+    control: (request) => answer(request, control, open, router),
+    route: (first, serve) => router.start(first, serve),
+  };
+}
+
+/**
+ * Sends each request to the server of the cassette its session began on:
+ * a session id minted after a switch is remembered with its server; any
+ * other request (a new session, or one of the first cassette's) goes to
+ * the current server, or, carrying an id the later servers did not mint,
+ * to the first.
+ */
+class SessionRouter {
+  #first: HttpHandle | undefined;
+  #current: HttpHandle | undefined;
+  #serve: ((engine: ReplayEngine) => HttpHandle) | undefined;
+  #minted = new Map<string, HttpHandle>();
+
+  start(first: HttpHandle, serve: (engine: ReplayEngine) => HttpHandle): HttpHandle {
+    this.#first = this.#current = first;
+    this.#serve = serve;
+    return (request, deadline, raw) => {
+      const current = this.#current!;
+      if (current === this.#first) return current(request, deadline, raw);
+      const id = request.headers.get("mcp-session-id");
+      const server = id ? this.#minted.get(id) ?? this.#first! : current;
+      const response = server(request, deadline, raw);
+      if (id || server !== current) return response;
+      return response.then((reply) => {
+        const minted = reply.headers.get("mcp-session-id");
+        if (minted) this.#minted.set(minted, server);
+        return reply;
+      });
+    };
+  }
+
+  /** New sessions from now on go to `engine`'s server. */
+  switchTo(engine: ReplayEngine): void {
+    this.#current = this.#serve!(engine);
+  }
+}
+
+async function answer(
+  request: Request,
+  control: ReplayControl,
+  open: OpenCassette,
+  router: SessionRouter,
+): Promise<Response> {
+  const what = new URL(request.url).pathname.slice("/__cassette/".length);
+  const route = `${request.method} ${what}`;
+  try {
+    switch (route) {
+      case "GET journal":
+        return json(200, await control.journal());
+      case "POST reset":
+        control.reset();
+        return json(200, { reset: true });
+      case "POST faults":
+        control.setFaults(await request.text(), "the posted fault overlay");
+        return json(200, { faults: "in force from the next request" });
+      case "DELETE faults":
+        control.clearFaults();
+        return json(200, { faults: "cleared" });
+      case "POST cassette": {
+        const path = await cassettePath(request);
+        const engine = await open(path);
+        control.switchTo(engine);
+        router.switchTo(engine);
+        return json(200, { cassette: path, for: "new sessions" });
+      }
+    }
+  } catch (error) {
+    if (!(error instanceof CassetteError)) throw error;
+    return json(400, { error: error.message.split("\n")[0] });
+  }
+  const known = ["GET journal", "POST reset", "POST faults", "DELETE faults", "POST cassette"];
+  return json(404, {
+    error: `${route.replace(" ", " /__cassette/")} is not a control request (there are: ${
+      known.map((name) => name.replace(" ", " /__cassette/")).join(", ")
+    })`,
+  });
+}
+
+async function cassettePath(request: Request): Promise<string> {
+  const text = await request.text();
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    throw new CassetteError(
+      `POST /__cassette/cassette takes {"path": "…"}, not ${text.slice(0, 80)}`,
+    );
+  }
+  const path = (body as { path?: unknown } | null)?.path;
+  if (typeof path !== "string" || path === "") {
+    throw new CassetteError(
+      `POST /__cassette/cassette takes {"path": "…"}, not ${text.slice(0, 80)}`,
+    );
+  }
+  return path;
+}
+
+function json(status: number, body: unknown): Response {
+  return new Response(JSON.stringify(body) + "\n", {
+    status,
+    headers: { "content-type": "application/json" },
+  });
+}
