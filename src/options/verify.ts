@@ -10,6 +10,10 @@ import { SCRIPT_OPTIONS, SERVER_TARGET_OPTIONS } from "./shared.ts";
 /** The `verify` command's options. */
 export const VERIFY_OPTIONS: OptionSet = {
   ...SERVER_TARGET_OPTIONS,
+  "learn-noise": {
+    type: "boolean",
+    description: "Write the paths found to be noise into [verify] ignore-path of mcp-cassette.toml",
+  },
   "noise-runs": {
     type: "string",
     valueName: "N",

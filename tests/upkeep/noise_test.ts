@@ -75,3 +75,23 @@ test("verify: a difference the same in both runs is still a regression; --noise-
   assert.equal(bad.code, 2, bad.stderr);
   assert.equal(bad.stderr.trim().split("\n").length, 1);
 });
+
+test("verify --learn-noise writes the noise under [verify] ignore-path, and the next run needs no second run", async () => {
+  const cassette = await recorded();
+  const folder = path.dirname(cassette);
+  const learn = await run([...CLI, "verify", cassette, "--learn-noise", "--", ...SERVER], {
+    cwd: folder,
+    env: { STAMP_VALUE: "v1" },
+  });
+  assert.equal(learn.code, 0, learn.stdout + learn.stderr);
+  assert.equal(
+    readFileSync(path.join(folder, "mcp-cassette.toml"), "utf8"),
+    '[verify]\nignore-path = ["result.content[0].text.nonce"]\n',
+  );
+  const next = await run(
+    [...CLI, "verify", cassette, "--noise-runs", "1", "--fail-on-regression", "--", ...SERVER],
+    { cwd: folder, env: { STAMP_VALUE: "v1" } },
+  );
+  assert.equal(next.code, 0, next.stdout + next.stderr);
+  assert.match(next.stdout, /2 passed, 0 failed/);
+});
