@@ -3,6 +3,7 @@
  *
  * @module
  */
+import { visible } from "./text/visible.ts";
 
 /** Exit codes of the `mcp-cassette` command, documented in docs/cli.md. */
 export const ExitCode = {
@@ -27,7 +28,11 @@ export const ExitCode = {
   WriteFailed: 9,
 } as const;
 
-/** Base class of every error mcp-cassette raises on purpose. */
+/**
+ * Base class of every error mcp-cassette raises on purpose. Its message
+ * shows control characters as escapes (src/text/visible.ts): it often
+ * quotes a cassette or a client, and a test runner prints it as it is.
+ */
 export class CassetteError extends Error {
   /** The exit code the CLI uses for this error. */
   exitCode: number = ExitCode.BadInput;
@@ -37,7 +42,7 @@ export class CassetteError extends Error {
    */
   reported = false;
   constructor(message: string, options?: ErrorOptions) {
-    super(message, options);
+    super(visible(message), options);
     this.name = new.target.name;
   }
 }

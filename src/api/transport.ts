@@ -6,6 +6,7 @@
  *
  * @module
  */
+import { visible } from "../text/visible.ts";
 import { loadCassette } from "../cassette/reader.ts";
 import { UsageError } from "../errors.ts";
 import type { JsonRpcMessage } from "../jsonrpc.ts";
@@ -88,7 +89,7 @@ export class ReplayTransport {
           return this.#deliver(JSON.parse(text));
         } catch {
           this.onerror?.(
-            new Error(`The cassette served a line that is not JSON: ${text.slice(0, 80)}`),
+            new Error(`The cassette served a line that is not JSON: ${visible(text.slice(0, 80))}`),
           );
           return Promise.resolve();
         }

@@ -4,7 +4,6 @@
  * @module
  */
 import { CassetteError, describeError, ExitCode, UsageError } from "../errors.ts";
-import { runtime } from "../runtime/mod.ts";
 import { RECORDER_VERSION } from "../cassette/format.ts";
 import type { Command, CommandInput } from "./command.ts";
 import { optionNotes } from "../options/spec.ts";
@@ -137,14 +136,14 @@ export async function main(args: readonly string[]): Promise<number> {
     : undefined;
   const command = await loadCommand(name);
   if (!command) {
-    runtime.writeStderr(unknownCommand(name));
+    printErr(unknownCommand(name));
     return ExitCode.BadInput;
   }
   let input: CommandInput;
   try {
     input = parseCommandArgs(command, [...rest]);
   } catch (error) {
-    runtime.writeStderr(
+    printErr(
       `mcp-cassette ${name}: ${describeError(error)}\n` +
         `Run 'mcp-cassette ${name} --help' for the options.\n`,
     );
@@ -161,11 +160,11 @@ export async function main(args: readonly string[]): Promise<number> {
   } catch (error) {
     if (error instanceof CassetteError) {
       if (error.reported) return error.exitCode;
-      runtime.writeStderr(`mcp-cassette ${name}: ${withSource(describeError(error), sources)}\n`);
+      printErr(`mcp-cassette ${name}: ${withSource(describeError(error), sources)}\n`);
       return error.exitCode;
     }
     // Not a user mistake: keep the stack, it is a bug report.
-    runtime.writeStderr(
+    printErr(
       `mcp-cassette ${name}: internal error: ${(error as Error)?.stack ?? error}\n`,
     );
     return 70;

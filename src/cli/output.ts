@@ -3,11 +3,14 @@
  * process exits right after. Colour only on a terminal, with the usual
  * overrides: `NO_COLOR` (any value but empty) turns it off and wins,
  * `FORCE_COLOR` (any value but empty, `0` or `false`) turns it on.
+ * Everything written passes through `terminalText`: a recorded value
+ * cannot move the cursor, retitle the window or reorder what is read.
  *
  * @module
  */
 import { runtime } from "../runtime/mod.ts";
 import { isTerminal } from "../runtime/terminal.ts";
+import { terminalText } from "../text/visible.ts";
 
 export { paint, paintLines, STYLES } from "../text/paint.ts";
 export type { Style } from "../text/paint.ts";
@@ -18,7 +21,7 @@ const encoder = new TextEncoder();
 export async function printOut(text: string): Promise<void> {
   const writer = runtime.stdout.getWriter();
   try {
-    await writer.write(encoder.encode(text));
+    await writer.write(encoder.encode(terminalText(text)));
   } finally {
     writer.releaseLock();
   }
@@ -26,7 +29,8 @@ export async function printOut(text: string): Promise<void> {
 
 /** Writes a diagnostic line to stderr (synchronously, so it survives an exit). */
 export function printErr(text: string): void {
-  runtime.writeStderr(text.endsWith("\n") ? text : text + "\n");
+  const safe = terminalText(text);
+  runtime.writeStderr(safe.endsWith("\n") ? safe : safe + "\n");
 }
 
 /**

@@ -12,7 +12,7 @@ import { recordHttp } from "../record/http.ts";
 import { runRecord } from "../modes/record_run.ts";
 import { withClaim } from "../claim/claim.ts";
 import { checkOutputPath } from "../cassette/open.ts";
-import { redactorFromOptions } from "./shared_options.ts";
+import { redactorFromOptions, tokenFromOptions } from "./shared_options.ts";
 import { runtime } from "../runtime/mod.ts";
 import { DEFAULT_GRACE_MS, parseGraceMs } from "../runtime/stop_child.ts";
 
@@ -56,12 +56,16 @@ export const command: Command = {
           url,
           output,
           listen: stringOption(values, "listen"),
+          token: tokenFromOptions(values),
           redactor,
           force: flag(values, "force"),
           onListening: (address) =>
             printErr(`mcp-cassette: recording; point the client at ${address}`),
           log: printErr,
         }), { force: flag(values, "force"), log: printErr });
+    }
+    if (stringOption(values, "token") !== undefined) {
+      throw new UsageError("--token works with --url only (a stdio recording has no port)");
     }
     if (rest.length === 0) {
       throw new UsageError("record needs a server command after -- (or --url URL)");

@@ -25,6 +25,9 @@ import { checkExpiry, learnFrom, spying } from "./replay_upkeep.ts";
 import { hideSecrets, presentSecrets, readSecrets, withSecrets } from "../secrets/env.ts";
 import { writeFileSafely } from "../files/safe_write.ts";
 
+/** The options turned into library values, loaded only by an HTTP replay. */
+type SharedOptions = typeof import("./shared_options.ts");
+
 /** The `replay` command. */
 export const command: Command = {
   name: "replay",
@@ -49,10 +52,16 @@ export const command: Command = {
     const quiet = flag(values, "quiet");
     const log = quiet ? () => {} : (line: string) => printErr(`mcp-cassette: ${missPaint(line)}`);
     const listen = stringOption(values, "listen");
+    // Before anything loads: a signal listener takes effect a moment after it is added,
+    // and a client may stop its server right after the first answer.
+    const signals = listen ? undefined : reportOnSignal(stringOption(values, "report"));
     // Over stdio the replay serves while it reads the file (docs/replay.md "Start-up").
     const engine = listen
       ? await loadedEngine(positionals[0], values, log)
       : await streamingEngine(positionals[0], values, log);
+    if (!listen && stringOption(values, "token") !== undefined) {
+      throw new UsageError("--token works with --listen only (a stdio replay has no port)");
+    }
     if (flag(values, "control") && !listen) {
       throw new UsageError(
         "--control needs --listen: over stdio the controls are the library's (ReplayTransport.control)",
@@ -60,7 +69,7 @@ export const command: Command = {
     }
     const report = listen
       ? await serveListening(engine, listen, positionals[0], values, log)
-      : await serveStdioReporting(engine, stringOption(values, "report"), log);
+      : await serveStdioReporting(engine, signals!, log);
     await writeReport(stringOption(values, "report"), report);
     await learnFrom(report, values);
     return finishReport(report, values, quiet);
@@ -87,6 +96,8 @@ async function serveListening(
   ) as typeof import("../replay/http.ts");
   const options: HttpServeOptions = {
     listen,
+    token: (await import("../" + "commands/shared_options.ts") as SharedOptions)
+      .tokenFromOptions(values),
     maxStreams: positiveInt(stringOption(values, "max-streams"), "max-streams", 1024),
     onListening: (url) => printErr(`mcp-cassette: replaying ${cassette} at ${url}`),
     log,
@@ -110,36 +121,52 @@ async function writeReport(file: string | undefined, report: ReplayReport): Prom
   }
 }
 
+/** The signal handlers of a stdio replay, waiting for the engine whose report they write. */
+interface SignalReport {
+  /** Set once the engine exists; a signal before then exits without a report. */
+  engine?: ReplayEngine;
+  /** Set by a signal: the session's own end must not write over its report meanwhile. */
+  stopping?: Promise<never>;
+  stop(): void;
+}
+
 /**
- * Serves on stdio; a signal that ends the session (a client stopping its
- * server, or going down with it) still writes the report before the exit.
+ * A signal that ends the session (a client stopping its server, or going
+ * down with it) still writes the report before the exit.
  */
-async function serveStdioReporting(
-  engine: ReplayEngine,
-  reportFile: string | undefined,
-  log: (line: string) => void,
-): Promise<ReplayReport> {
-  // Set by a signal: its handler writes the report and exits, and the session's
-  // own end (stdin may close with the signal) must not write over it meanwhile.
-  let stopping: Promise<never> | undefined;
+function reportOnSignal(reportFile: string | undefined): SignalReport {
+  const state: SignalReport = { stop: () => stops.forEach((stop) => stop()) };
   const stops = (["SIGINT", "SIGTERM"] as const).map((signal) =>
     runtime.onSignal(signal, () => {
-      if (stopping) return;
-      stopping = new Promise<never>(() => {});
+      if (state.stopping) return;
+      state.stopping = new Promise<never>(() => {});
       const code = signal === "SIGINT" ? 130 : 143;
+      const engine = state.engine;
       // The report covers the whole recording: a streaming engine reads the rest first.
-      void engine.loaded.then(() => engine.finished()).then((report) =>
-        writeReport(reportFile, report)
-      ).catch(() => {})
-        .finally(() => runtime.exit(code));
+      const written = engine
+        ? engine.loaded.then(() => engine.finished()).then((report) =>
+          writeReport(reportFile, report)
+        )
+        : Promise.resolve();
+      void written.catch(() => {}).finally(() => runtime.exit(code));
     })
   );
+  return state;
+}
+
+/** Serves on stdio, with the signal handlers {@linkcode reportOnSignal} installed. */
+async function serveStdioReporting(
+  engine: ReplayEngine,
+  signals: SignalReport,
+  log: (line: string) => void,
+): Promise<ReplayReport> {
+  signals.engine = engine;
   try {
     const report = await serveStdio(engine, { input: runtime.stdin, output: runtime.stdout, log });
-    if (stopping) await stopping;
+    if (signals.stopping) await signals.stopping;
     return report;
   } finally {
-    stops.forEach((stop) => stop());
+    signals.stop();
   }
 }
 

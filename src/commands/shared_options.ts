@@ -1,5 +1,5 @@
 /**
- * What the redaction options several commands share (src/options/shared.ts) turn into.
+ * What the redaction and token options several commands share (src/options/shared.ts) turn into.
  *
  * @module
  */
@@ -7,6 +7,8 @@ import type { OptionValues } from "../options/spec.ts";
 import { flag, stringList } from "../options/spec.ts";
 import type { FrameRedactor } from "../record/stdio.ts";
 import { runtime } from "../runtime/mod.ts";
+import { UsageError } from "../errors.ts";
+import { TOKEN_ENV } from "../http/token.ts";
 
 /**
  * Builds the redactor the flags describe, for a recording into `output`: its
@@ -33,4 +35,15 @@ export async function redactorFromOptions(
   if (names.length === 0) return redactor;
   const { readSecrets, withSecrets } = await import("../secrets/env.ts");
   return withSecrets(redactor, readSecrets(names, "--secret-env"));
+}
+
+/** The token `--token` or `MCP_CASSETTE_TOKEN` gives, if any; an empty `--token` is refused. */
+export function tokenFromOptions(values: OptionValues): string | undefined {
+  const option = values.token;
+  if (typeof option === "string") {
+    if (option.trim() === "") throw new UsageError("--token must not be empty");
+    return option;
+  }
+  const env = runtime.env(TOKEN_ENV);
+  return env !== undefined && env.trim() !== "" ? env : undefined;
 }

@@ -1,25 +1,29 @@
 /**
  * The local-server protections of Streamable HTTP: Host validation against
  * DNS rebinding, Origin validation, and the listen-address parsing that
- * keeps servers on 127.0.0.1 unless told otherwise.
+ * keeps servers on 127.0.0.1 unless told otherwise (a name given is
+ * resolved: ./loopback.ts). The bearer token is ./token.ts; the threat
+ * model, docs/security.md.
  *
  * @module
  */
 import { UsageError } from "../errors.ts";
 import { memoize } from "../memo.ts";
+import { bindsLoopbackOnly, canonicalHost, isLoopback } from "./loopback.ts";
 
 /** A parsed `HOST:PORT`. */
 export interface ListenAddress {
   hostname: string;
   port: number;
+  /**
+   * Set once the server is bound, when `hostname` is a name every address
+   * of which is loopback: the Host check applies as for 127.0.0.1.
+   */
+  loopbackName?: boolean;
 }
 
-const LOOPBACK = new Set(["127.0.0.1", "localhost", "::1", "[::1]"]);
-
-/** True for a loopback host name or address. */
-export function isLoopback(hostname: string): boolean {
-  return LOOPBACK.has(hostname.toLowerCase()) || /^127\./.test(hostname);
-}
+/** True for a loopback host name or address (./loopback.ts). */
+export { isLoopback };
 
 /**
  * Parses `HOST:PORT`, `:PORT` or `PORT` (host defaults to 127.0.0.1).
@@ -51,15 +55,32 @@ export function originFor(hostname: string, port: number): string {
 export function exposureWarning(hostname: string): string | undefined {
   if (isLoopback(hostname)) return undefined;
   return `WARNING: listening on ${hostname}, reachable from other machines. ` +
-    "Anyone who can reach this port can talk to the server through it. Use 127.0.0.1 unless you mean it.";
+    "Anyone who can reach this port can talk to the server through it. Use 127.0.0.1 unless you mean it, " +
+    "and give a bearer token (MCP_CASSETTE_TOKEN or --token) that every request must carry.";
 }
 
 /**
- * Checks Host (DNS rebinding) and Origin. On a loopback bind only
- * localhost, 127.0.0.1 and [::1] with the bound port (any port when the
- * bound port is 0: a handler driven in process) are valid hosts; an
- * Origin, when sent, must be a loopback origin (any port: a local browser
- * tool) or the server's own. Returns the status to refuse with, or undefined.
+ * What binding `address` exposes: a name is resolved, and one that reaches
+ * beyond loopback warns as 0.0.0.0 does; one that resolves to loopback only
+ * is marked so, and gets the loopback Host check.
+ */
+export async function exposureOf(address: ListenAddress): Promise<string | undefined> {
+  if (isLoopback(address.hostname)) return undefined;
+  if (await bindsLoopbackOnly(address.hostname)) {
+    address.loopbackName = true;
+    return undefined;
+  }
+  return exposureWarning(address.hostname);
+}
+
+/**
+ * Checks Host (DNS rebinding) and Origin. On a loopback bind the Host must
+ * be a loopback address (127.0.0.0/8, ::1) or `localhost` (or the name
+ * bound, when it resolves to loopback only) with the bound port (any port
+ * when the bound port is 0: a handler driven in process); an Origin, when
+ * sent, must be an http(s) origin on loopback (any port: a local browser
+ * tool) or on the host bound, and `Origin: null` never passes. Returns the
+ * status to refuse with, or undefined.
  */
 export function checkHostAndOrigin(
   request: { readonly headers: { get(name: string): string | null } },
@@ -78,25 +99,38 @@ export function checkHostAndOriginOf(
   bound: ListenAddress,
 ): Refusal | undefined {
   const host = hostHeader ?? "";
-  const origin = originHeader ?? "null";
+  // An absent Origin (a client that is not a browser) and `Origin: null` (a
+  // sandboxed frame, a file: page, a redirect) are different: only the first passes.
+  const origin = originHeader ?? "";
   // A client sends the same Host and Origin on every request: the last
   // verdict is compared first, without building and hashing a memo key.
   const last = lastVerdict;
   if (
     last !== undefined && last.host === host && last.origin === origin &&
-    last.hostname === bound.hostname && last.port === bound.port
+    last.hostname === bound.hostname && last.port === bound.port &&
+    last.loopbackName === (bound.loopbackName === true)
   ) {
     return last.refusal ?? undefined;
   }
   // A newline cannot occur in a header value, so it separates the parts.
-  const refusal = hostVerdicts(`${bound.hostname}\n${bound.port}\n${host}\n${origin}`);
-  lastVerdict = { hostname: bound.hostname, port: bound.port, host, origin, refusal };
+  const loopbackName = bound.loopbackName === true;
+  const refusal = hostVerdicts(
+    `${bound.hostname}\n${bound.port}\n${loopbackName}\n${host}\n${origin}`,
+  );
+  lastVerdict = { hostname: bound.hostname, port: bound.port, loopbackName, host, origin, refusal };
   return refusal ?? undefined;
 }
 
 /** The verdict {@linkcode checkHostAndOrigin} gave last, and what it was given. */
 let lastVerdict:
-  | { hostname: string; port: number; host: string; origin: string; refusal: Refusal | null }
+  | {
+    hostname: string;
+    port: number;
+    loopbackName: boolean;
+    host: string;
+    origin: string;
+    refusal: Refusal | null;
+  }
   | undefined;
 
 /** Why a request was refused. */
@@ -106,34 +140,55 @@ export interface Refusal {
 }
 
 const hostVerdicts = memoize((key): Refusal | null => {
-  const [hostname, port, host, origin] = key.split("\n");
-  return refusal({ hostname, port: Number(port) }, host, origin);
+  const [hostname, port, loopbackName, host, origin] = key.split("\n");
+  const bound = { hostname, port: Number(port), loopbackName: loopbackName === "true" };
+  return hostRefusal(bound, host) ?? originRefusal(bound, origin);
 });
 
-function refusal(bound: ListenAddress, host: string, origin: string): Refusal | null {
-  if (isLoopback(bound.hostname)) {
-    const match = /^(\[[^\]]+\]|[^:]+)(?::(\d+))?$/.exec(host);
-    const name = match?.[1]?.toLowerCase() ?? "";
-    const port = match?.[2] ? Number(match[2]) : 80;
-    // Port 0 is an in-process handler's "not bound to a socket": any port.
-    if (!match || !LOOPBACK.has(name) || (bound.port !== 0 && port !== bound.port)) {
-      return {
-        status: 403,
-        message: `Forbidden: Host ${JSON.stringify(host)} is not this local server`,
-      };
-    }
+/** A Host header splits into its host and its port (80 when absent); undefined when malformed. */
+function splitHost(host: string): { name: string; port: number } | undefined {
+  const match = /^(\[[^\]]+\]|[^:\[\]]+)(?::(\d{1,5}))?$/.exec(host);
+  const name = match ? canonicalHost(match[1]) : undefined;
+  if (!match || name === undefined) return undefined;
+  return { name, port: match[2] ? Number(match[2]) : 80 };
+}
+
+/**
+ * On a loopback bind the Host must name this machine's loopback (DNS
+ * rebinding sends the attacker's name) and the bound port.
+ */
+function hostRefusal(bound: ListenAddress, host: string): Refusal | null {
+  if (!bound.loopbackName && !isLoopback(bound.hostname)) return null;
+  const parsed = splitHost(host);
+  const named = parsed !== undefined &&
+    (isLoopback(parsed.name) ||
+      (bound.loopbackName === true && parsed.name === canonicalHost(bound.hostname)));
+  // Port 0 is an in-process handler's "not bound to a socket": any port.
+  if (named && (bound.port === 0 || parsed.port === bound.port)) return null;
+  return {
+    status: 403,
+    message: `Forbidden: Host ${JSON.stringify(host)} is not this local server`,
+  };
+}
+
+/**
+ * An Origin, when sent, must be an http(s) origin on loopback (any port: a
+ * local browser tool) or the server's own host; `null` never passes.
+ */
+function originRefusal(bound: ListenAddress, origin: string): Refusal | null {
+  if (origin === "") return null;
+  let url: URL | undefined;
+  try {
+    url = new URL(origin);
+  } catch {
+    url = undefined;
   }
-  if (origin !== "null") {
-    let url: URL | undefined;
-    try {
-      url = new URL(origin);
-    } catch {
-      url = undefined;
-    }
-    const name = url?.hostname.toLowerCase() ?? "";
-    if (!url || (!isLoopback(name) && !isLoopback(`[${name}]`) && name !== bound.hostname)) {
-      return { status: 403, message: `Forbidden: Origin ${JSON.stringify(origin)} is not allowed` };
-    }
-  }
-  return null;
+  const web = url !== undefined && (url.protocol === "http:" || url.protocol === "https:");
+  const name = url?.hostname ?? "";
+  if (web && (isLoopback(name) || name === canonicalHost(bracketed(bound.hostname)))) return null;
+  return { status: 403, message: `Forbidden: Origin ${JSON.stringify(origin)} is not allowed` };
+}
+
+function bracketed(hostname: string): string {
+  return hostname.includes(":") && !hostname.startsWith("[") ? `[${hostname}]` : hostname;
 }

@@ -1,8 +1,8 @@
 /**
  * The HTTP server set-up the recorder and the replay share: the listen
  * address, the exposure warning, the header and idle bounds, the deadline
- * for a request's body (its cuts counted and logged), and the Host and
- * Origin check in front of the handler.
+ * for a request's body (its cuts counted and logged), and the bearer token,
+ * Host and Origin checks in front of the handler.
  *
  * @module
  */
@@ -10,8 +10,9 @@ import { ErrorCode } from "../jsonrpc.ts";
 import { runtime } from "../runtime/mod.ts";
 import type { HttpServer, ServeInfo } from "../runtime/mod.ts";
 import { errorReply } from "./body.ts";
-import { checkHostAndOrigin, exposureWarning, parseListen } from "./guard.ts";
+import { checkHostAndOrigin, exposureOf, parseListen } from "./guard.ts";
 import { listenOrExplain } from "./listen_error.ts";
+import { bearerMatches, tokenRefusal } from "./token.ts";
 import type { ListenAddress } from "./guard.ts";
 
 /** What {@linkcode serveLocal} needs. */
@@ -37,6 +38,11 @@ export interface LocalServeOptions {
    * HTTP recorder hands it what it does not forward itself).
    */
   guardAs?: ListenAddress;
+  /**
+   * A bearer token every request must carry (`Authorization: Bearer …`),
+   * checked before anything else; 401 without it.
+   */
+  token?: string;
 }
 
 /** A server started by {@linkcode serveLocal}. */
@@ -59,8 +65,8 @@ export async function serveLocal(
   handle: (request: Request, info: ServeInfo) => Promise<Response>,
 ): Promise<LocalServer> {
   const requested = parseListen(options.listen);
-  const warning = exposureWarning(requested.hostname);
   const bound: ListenAddress = { ...requested };
+  const warning = await exposureOf(bound);
   const server = await listenOrExplain(requested, () =>
     runtime.serve(
       {
@@ -77,6 +83,10 @@ export async function serveLocal(
         handlerReadsBody: options.handlerReadsBody,
       },
       (request, info) => {
+        const token = options.token;
+        if (token !== undefined && !bearerMatches(request.headers.get("authorization"), token)) {
+          return Promise.resolve(tokenRefusal());
+        }
         if (options.handlerGuards) return handle(request, info);
         const refused = checkHostAndOrigin(request, options.guardAs ?? bound);
         if (refused) {

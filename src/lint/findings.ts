@@ -4,6 +4,7 @@
  *
  * @module
  */
+import { markupIn } from "./names.ts";
 import { stableStringify } from "../json.ts";
 import type { Json } from "../jsonrpc.ts";
 import type { SurfaceItem } from "../surface/mod.ts";
@@ -66,6 +67,17 @@ export function characterFindings(file: string, fields: readonly TextField[]): F
           rule: "MCL106",
           severity: "warning",
           message: `${field.subject}: the name ${problem}`,
+          ...at,
+        });
+      }
+      const markup = field.field === "tool.name" || field.field === "prompt.name"
+        ? markupIn(field.text)
+        : undefined;
+      if (markup) {
+        findings.push({
+          rule: "MCL111",
+          severity: "error",
+          message: `${field.subject}: the name holds a ${markup}: names are never markup`,
           ...at,
         });
       }

@@ -106,6 +106,14 @@ const CODE_RULES: RuleInfo[] = [
     origin: "builtin",
   },
   {
+    id: "MCL111",
+    name: "markup-in-name",
+    severity: "error",
+    summary:
+      "Markup or control characters in a name that is never markup (a method, id, tool name, header name, session)",
+    origin: "builtin",
+  },
+  {
     id: "MCL110",
     name: "rug-pull",
     severity: "error",

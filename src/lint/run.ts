@@ -12,6 +12,7 @@ import type { LocatedEntry } from "../cassette/reader.ts";
 import { StreamPairing, SurfaceBuilder } from "../surface/stream.ts";
 import { BUILTIN_PATTERN_RULES } from "./builtin_pack.ts";
 import { ConsistencyRules } from "./consistency.ts";
+import { markupNameFindings } from "./names.ts";
 import { answerFields, messageFields } from "./fields.ts";
 import type { TextField } from "./fields.ts";
 import {
@@ -83,6 +84,7 @@ export class LintRun implements CassetteSink {
   /** One entry; nothing of it is kept but findings and the listed items. */
   entry(entry: LocatedEntry): void {
     this.consistency.entry(entry);
+    this.findings.push(...markupNameFindings(this.file, entry));
     if (entry.type !== "message") return;
     const fields: TextField[] = [];
     for (const message of this.pairing.messagesOf(entry)) {

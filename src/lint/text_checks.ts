@@ -5,6 +5,7 @@
  *
  * @module
  */
+import { CONTROL_CHARACTER, visible } from "../text/visible.ts";
 
 /** Zero-width, bidi-control, tag and other invisible code points, by name. */
 const INVISIBLES: [RegExp, string][] = [
@@ -16,8 +17,7 @@ const INVISIBLES: [RegExp, string][] = [
   ],
   [/[\u{E0000}-\u{E007F}]/u, "Unicode tag character"],
   [/[\uFE00-\uFE0F\u{E0100}-\u{E01EF}]/u, "variation selector"],
-  // deno-lint-ignore no-control-regex -- finding control characters is the point
-  [/[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]/u, "control character"],
+  [CONTROL_CHARACTER, "control character"],
 ];
 
 /** The first invisible or bidi character in `text`, described. */
@@ -201,8 +201,8 @@ export function findSecret(text: string): { token: string; what: string } | unde
   return undefined;
 }
 
-/** Shortens text for a message, showing invisible characters. */
+/** Shortens text for a message, showing control characters as escapes. */
 export function excerpt(text: string, max = 80): string {
-  const shown = text.replace(/\s+/g, " ");
+  const shown = visible(text.replace(/[\t\n ]+/g, " "));
   return shown.length > max ? shown.slice(0, max - 1) + "…" : shown;
 }

@@ -5,7 +5,7 @@
  * @module
  */
 import type { OptionSet } from "./spec.ts";
-import { REDACTION_OPTIONS, SCRIPT_OPTIONS } from "./shared.ts";
+import { REDACTION_OPTIONS, SCRIPT_OPTIONS, TOKEN_OPTIONS } from "./shared.ts";
 import { DEFAULT_GRACE_MS } from "../runtime/stop_child.ts";
 
 /** The `record` command's options. */
@@ -27,6 +27,7 @@ export const RECORD_OPTIONS: OptionSet = {
     description: "Where the HTTP recorder listens",
     default: "127.0.0.1:0",
   },
+  ...TOKEN_OPTIONS,
   force: {
     type: "boolean",
     description:

@@ -5,7 +5,7 @@
  * @module
  */
 import type { OptionSet } from "./spec.ts";
-import { REDACTION_OPTIONS } from "./shared.ts";
+import { REDACTION_OPTIONS, TOKEN_OPTIONS } from "./shared.ts";
 
 /** The `replay` command's options. */
 export const REPLAY_OPTIONS: OptionSet = {
@@ -14,6 +14,7 @@ export const REPLAY_OPTIONS: OptionSet = {
     valueName: "HOST:PORT",
     description: "Serve Streamable HTTP here instead of stdio",
   },
+  ...TOKEN_OPTIONS,
   "max-streams": {
     type: "string",
     valueName: "N",

@@ -1,7 +1,8 @@
 /**
  * Options several commands share: how `check` and `verify` name their
  * server, the redaction options of `record` and `replay`, and the playbook
- * options of `record`, `check` and `verify`.
+ * options of `record`, `check` and `verify`, and the bearer token of an
+ * HTTP `replay` or `record`.
  *
  * @module
  */
@@ -54,5 +55,17 @@ export const SCRIPT_OPTIONS: OptionSet = {
   "stop-on-error": {
     type: "boolean",
     description: "With --script: stop at the first step that fails",
+  },
+};
+
+/** The bearer-token flag of `replay --listen` and `record --url` (docs/security.md). */
+export const TOKEN_OPTIONS: OptionSet = {
+  token: {
+    type: "string",
+    valueName: "TOKEN",
+    // A secret has no place in a config file that may be committed; its variable is MCP_CASSETTE_TOKEN.
+    configurable: false,
+    description:
+      "Over HTTP: every request must carry Authorization: Bearer TOKEN, or gets 401 (default: MCP_CASSETTE_TOKEN, better: other users can read a command line)",
   },
 };

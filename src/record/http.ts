@@ -67,6 +67,12 @@ export interface HttpRecordOptions {
   until?: Promise<void>;
   /** Largest request body accepted, in bytes (default 4 MiB). */
   maxBodyBytes?: number;
+  /**
+   * A bearer token every client request must carry (401 without it),
+   * checked before anything else; the client's Authorization is then the
+   * recorder's alone and is not sent on to the upstream.
+   */
+  token?: string;
   /** Idle connections are closed after this many milliseconds (default 30000). */
   idleTimeoutMs?: number;
   /** A request's body must be in within this many ms of its headers (default: the idle timeout). */
@@ -113,6 +119,7 @@ export async function recordHttp(options: HttpRecordOptions): Promise<number> {
     redactor: options.redactor,
     log: options.log,
     maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
+    ownToken: options.token !== undefined,
   });
   const local = bytes
     ? await serveBytes(active, { ...options, maxBodyBytes: active.settings.maxBodyBytes })
@@ -122,6 +129,7 @@ export async function recordHttp(options: HttpRecordOptions): Promise<number> {
       requestTimeoutMs: options.requestTimeoutMs,
       log: options.log,
       handlerReadsBody: true,
+      token: options.token,
     }, (request, info) => active.handle(request, info.bodyDeadline));
   if (local.warning) options.log?.(`mcp-cassette: ${local.warning}`);
   active.proxyOrigin = originFor(local.bound.hostname, local.bound.port);

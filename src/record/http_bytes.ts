@@ -24,7 +24,8 @@ import { tcp } from "../runtime/tcp.ts";
 import { serveLocal } from "../http/serve.ts";
 import { listenOrExplain } from "../http/listen_error.ts";
 import type { LocalServer } from "../http/serve.ts";
-import { checkHostAndOrigin, exposureWarning, parseListen } from "../http/guard.ts";
+import { checkHostAndOrigin, exposureOf, parseListen } from "../http/guard.ts";
+import { bearerMatches } from "../http/token.ts";
 import type { ListenAddress } from "../http/guard.ts";
 import { ByteReader, latin1Bytes } from "./http1.ts";
 import type { Head } from "./http1.ts";
@@ -45,6 +46,8 @@ export interface ByteServeOptions {
   log?: (line: string) => void;
   /** Longest a POST waits for its session's GET stream to open, in ms (./http_bytes_openings.ts). */
   holdMs?: number;
+  /** The bearer token every request must carry; one without it goes to the fetch-based path's 401. */
+  token?: string;
 }
 
 /** The byte-level recorder, listening. */
@@ -75,6 +78,7 @@ export async function serveBytes(
 ): Promise<ByteServer> {
   const requested = parseListen(options.listen);
   const bound: ListenAddress = { ...requested };
+  const warning = await exposureOf(bound);
   const fallback: LocalServer = await serveLocal({
     listen: "127.0.0.1:0",
     idleTimeoutMs: options.idleTimeoutMs,
@@ -82,6 +86,7 @@ export async function serveBytes(
     log: options.log,
     handlerReadsBody: true,
     guardAs: bound,
+    token: options.token,
   }, (request, info) => recorder.handle(request, info.bodyDeadline));
   const url = recorder.upstream.url;
   const shared: Shared = {
@@ -124,7 +129,6 @@ export async function serveBytes(
       }
     }
   }, Math.max(50, Math.min(1000, idleMs / 4)));
-  const warning = exposureWarning(requested.hostname);
   return {
     bound,
     ...(warning ? { warning } : {}),
@@ -214,11 +218,16 @@ class Connection {
     }
   }
 
-  /** A request the forwarding path takes, once Host and Origin are seen to be fine. */
+  /** A request the forwarding path takes, once its token, Host and Origin are seen to be fine. */
   #plan(head: Head): Plan | undefined {
-    const plan = planOf(head, this.#shared.recorder, this.#shared.options.maxBodyBytes);
+    const { options, recorder, bound } = this.#shared;
+    const plan = planOf(head, recorder, options.maxBodyBytes, options.token !== undefined);
     if (!plan) return undefined;
-    return checkHostAndOrigin(plan, this.#shared.bound) ? undefined : plan;
+    const token = options.token;
+    if (token !== undefined && !bearerMatches(plan.headers.get("authorization"), token)) {
+      return undefined;
+    }
+    return checkHostAndOrigin(plan, bound) ? undefined : plan;
   }
 
   async #exchange(

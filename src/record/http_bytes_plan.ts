@@ -34,10 +34,17 @@ export interface Plan {
   headers: HeadFields;
   /** The session whose GET stream this request opens, if it does. */
   opensStreamOf?: string;
+  /** The client's Authorization holds the recorder's own token: not sent on. */
+  dropsAuthorization: boolean;
 }
 
 /** What the forwarding path takes; undefined hands the connection to the fetch-based path. */
-export function planOf(head: Head, recorder: HttpRecorder, maxBodyBytes: number): Plan | undefined {
+export function planOf(
+  head: Head,
+  recorder: HttpRecorder,
+  maxBodyBytes: number,
+  ownToken = false,
+): Plan | undefined {
   const [method, target, version] = head.start;
   const isGet = method === "GET";
   if (method !== "POST" && !isGet) return undefined;
@@ -77,6 +84,7 @@ export function planOf(head: Head, recorder: HttpRecorder, maxBodyBytes: number)
     length: Number(length),
     clientCloses: /close/i.test(headers.get("connection") ?? ""),
     headers,
+    dropsAuthorization: ownToken,
     ...(isGet && session !== null ? { opensStreamOf: session } : {}),
   };
 }
@@ -95,6 +103,7 @@ export function headForUpstream(head: Head, plan: Plan, host: string): Uint8Arra
   for (const [name, value] of head.fields) {
     const lower = name.toLowerCase();
     if (NOT_FORWARDED.has(lower) || lower.startsWith("proxy-")) continue;
+    if (plan.dropsAuthorization && lower === "authorization") continue;
     text += `${name}: ${value}\r\n`;
   }
   return latin1Bytes(text + "\r\n");

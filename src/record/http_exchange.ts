@@ -47,7 +47,7 @@ export interface ExchangeHost extends SseHost {
   readonly upstream: Upstream;
   readonly proxyOrigin: string;
   readonly headerRedactor?: HeaderRedactor;
-  readonly settings: { redactor?: Redactor; log?: (line: string) => void };
+  readonly settings: { redactor?: Redactor; log?: (line: string) => void; ownToken?: boolean };
   startSession(session: LiveSession, sessionId?: string): void;
   endSession(session: LiveSession, reason: string): void;
 }
@@ -84,7 +84,8 @@ export async function forwardRequest(
   try {
     upstream = await fetch(host.upstream.target(url.pathname + url.search), {
       method: request.method,
-      headers: forwardableHeaders(request.headers),
+      // The recorder's own bearer token is for it alone, never the upstream's.
+      headers: forwardableHeaders(request.headers, host.settings.ownToken ? ["authorization"] : []),
       body: client.body as Uint8Array<ArrayBuffer> | undefined,
       redirect: "manual",
       signal: request.signal,

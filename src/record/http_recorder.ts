@@ -18,7 +18,7 @@ import type { CassetteWriter } from "../cassette/writer.ts";
 import { entryText, keepFrameText, ownFrameText } from "../cassette/frame_text.ts";
 import { batchTooLarge, ErrorCode, MAX_BATCH_SIZE } from "../jsonrpc.ts";
 import type { Json, JsonObject } from "../jsonrpc.ts";
-import { scrubHeaders } from "../http/headers.ts";
+import { mediaType, scrubHeaders } from "../http/headers.ts";
 import type { HeaderRedactor } from "../http/headers.ts";
 import { errorReply } from "../http/body.ts";
 import type { Redactor } from "../redact/mod.ts";
@@ -37,6 +37,8 @@ export interface RecorderSettings {
   log?: (line: string) => void;
   /** Largest request body accepted, in bytes. */
   maxBodyBytes: number;
+  /** Clients authenticate to the recorder itself (`--token`): their Authorization is not sent on. */
+  ownToken?: boolean;
 }
 
 /** The recorder's state for one run. */
@@ -271,6 +273,18 @@ export class HttpRecorder implements ExchangeHost {
 
   /** Handles one client request. */
   async handle(request: Request, deadline?: BodyDeadline): Promise<Response> {
+    // A POST of any other type is what a web page can send with no CORS
+    // preflight: refused, as the replay does, before anything goes up.
+    if (
+      request.method === "POST" &&
+      mediaType(request.headers.get("content-type")) !== "application/json"
+    ) {
+      return errorReply({
+        status: 415,
+        code: ErrorCode.InvalidRequest,
+        message: "Unsupported Media Type: Content-Type must be application/json",
+      });
+    }
     const read = await readClientBody(request, this.settings.maxBodyBytes, deadline);
     if (read === "too-late") return requestTimeout();
     if (read === "too-large") {

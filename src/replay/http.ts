@@ -96,6 +96,7 @@ export async function serveHttp(
     idleTimeoutMs: options.idleTimeoutMs,
     log: options.log,
     handlerGuards: true,
+    token: options.token,
     // HTTP+SSE reads its bodies elsewhere: the runtime keeps its deadline.
     handlerReadsBody: !server.legacySse,
   }, (request, info) => handle(request, info.bodyDeadline, info.rawHeaders));

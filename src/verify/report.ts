@@ -4,6 +4,7 @@
  *
  * @module
  */
+import { visible } from "../text/visible.ts";
 import type { Json } from "../jsonrpc.ts";
 import { paint } from "../text/paint.ts";
 import type { Regression } from "./compare.ts";
@@ -193,6 +194,14 @@ export function formatMarkdown(report: VerifyReport): string {
   return lines.join("\n") + "\n";
 }
 
+/**
+ * What XML 1.0 cannot carry, not even as a character reference: C0 controls
+ * but tab, newline and return, lone surrogates, U+FFFE and U+FFFF. Dropped.
+ */
+const XML_FORBIDDEN =
+  // deno-lint-ignore no-control-regex -- exactly the characters XML 1.0 forbids
+  /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+
 function escapeXml(text: string): string {
   const entities: Record<string, string> = {
     "<": "&lt;",
@@ -201,9 +210,8 @@ function escapeXml(text: string): string {
     '"': "&quot;",
     "'": "&apos;",
   };
-  // deno-lint-ignore no-control-regex -- exactly the characters XML 1.0 cannot carry
-  const forbidden = /[\u0000-\u0008\u000B\u000C\u000E-\u001F]/g;
-  return text.replace(/[<>&"']/g, (char) => entities[char]).replace(forbidden, "");
+  // Controls a terminal acts on are shown as escapes (src/text/visible.ts); the rest XML forbids goes.
+  return visible(text).replace(/[<>&"']/g, (char) => entities[char]).replace(XML_FORBIDDEN, "");
 }
 
 /** JUnit XML: one testcase per exchange, a failure element per failing one. */

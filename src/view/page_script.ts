@@ -29,9 +29,6 @@ var toolEl = document.getElementById("tool"), countEl = document.getElementById(
 var controls = document.getElementById("controls"), mainEl = document.getElementById("main");
 var view = [], selected = -1, hoverPair = -1, maxLat = 0;
 
-function esc(s) {
-  return String(s).replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
-}
 function ms(v) {
   if (v >= 10000) return (v / 1000).toFixed(1) + " s";
   if (v >= 1000) return (v / 1000).toFixed(2) + " s";
@@ -125,36 +122,66 @@ function build() {
 var KIND_TEXT = { error: "error answer", "server-request": "request to the client", raw: "raw output", http: "HTTP entry", session: "event" };
 var STATUS_TEXT = { played: "played", inexact: "inexact", repeated: "repeated", never: "never asked" };
 var ARROW = { request: "\u2192", answer: "\u2190", error: "\u2190", "server-request": "\u21e0", notification: "\u2022", raw: "\u00b6", http: "\u2261", session: "\u25c6", batch: "\u2630", invalid: "?" };
+// Every node is made here, and every recorded value enters the page as a text node
+// or a property: the page never parses cassette data as markup.
+function el(tag, cls, kids) {
+  var n = document.createElement(tag);
+  if (cls) n.className = cls;
+  if (kids !== undefined) add(n, kids);
+  return n;
+}
+function add(n, kids) {
+  if (!Array.isArray(kids)) kids = [kids];
+  for (var i = 0; i < kids.length; i++) {
+    var k = kids[i];
+    if (k === null || k === undefined || k === "") continue;
+    n.appendChild(typeof k === "string" ? document.createTextNode(k) : k);
+  }
+  return n;
+}
+function frameLink(line, kids, cls) {
+  var a = el("a", cls, kids);
+  a.href = "#frame-" + Number(line);
+  return a;
+}
 function chip(f) {
   var arrow = ARROW[f.kind] || "";
   var dirArrow = (f.kind === "answer" || f.kind === "error") && f.lane === "c" ? "\u2192" : arrow;
   var label = f.label || f.kind;
   var named = f.tool || (f.detailText ? f.detailText.slice(0, 60) : "");
   var id = f.id !== undefined ? "#" + JSON.stringify(f.id) : "";
-  var title = label + (named ? " " + named : "") + (id ? " " + id : "");
   // What tells calls apart (the tool, the prompt, the URI) comes first: a narrow lane cuts the end.
-  var h = '<span class="chip ' + f.kind + '" title="' + esc(title) + '">' + dirArrow + " " +
-    (named ? "<b>" + esc(named) + "</b> <i>" + esc(label) + "</i>" : esc(label)) +
-    (id ? " <i>" + esc(id) + "</i>" : "") + "</span>";
+  var c = el("span", "chip " + f.kind, dirArrow + " ");
+  c.title = label + (named ? " " + named : "") + (id ? " " + id : "");
+  if (named) add(c, [el("b", "", named), " ", el("i", "", label)]);
+  else add(c, label);
+  if (id) add(c, [" ", el("i", "", id)]);
+  var out = [c];
   if (f.pair >= 0) {
     var other = frames[f.pair];
-    h += ' <a class="pairlink" href="#frame-' + other.line + '">' + (f.kind === "request" || f.kind === "server-request" ? "\u21b3 " : "\u21b0 ") + other.line + "</a>";
-  } else if (f.kind === "request" || f.kind === "server-request") h += ' <span class="unanswered">no answer</span>';
-  return h;
+    var asks = f.kind === "request" || f.kind === "server-request";
+    out.push(" ", frameLink(other.line, (asks ? "\u21b3 " : "\u21b0 ") + other.line, "pairlink"));
+  } else if (f.kind === "request" || f.kind === "server-request") out.push(" ", el("span", "unanswered", "no answer"));
+  return out;
 }
-function rowHtml(f) {
+function rowEl(f) {
   var partner = f.i === hoverPair || (selected >= 0 && frames[selected].pair === f.i);
-  var cls = "row k-" + f.kind + (f.i === selected ? " sel" : "") + (partner ? " hl" : "");
-  var lane = f.lane === "both" ? '<span class="lane both">' + chip(f) + "</span>"
-    : '<span class="lane c">' + (f.lane === "c" ? chip(f) : "") + '</span><span class="lane s">' + (f.lane === "s" ? chip(f) : "") + "</span>";
-  var lat = "";
+  var row = el("div", "row k-" + f.kind + (f.i === selected ? " sel" : "") + (partner ? " hl" : ""));
+  row.setAttribute("data-i", String(f.i));
+  add(row, [frameLink(f.line, String(f.line), "ln"), el("span", "t", ms(f.t)), el("span", "ses", f.s || "default")]);
+  if (f.lane === "both") add(row, el("span", "lane both", chip(f)));
+  else add(row, [el("span", "lane c", f.lane === "c" ? chip(f) : undefined), el("span", "lane s", f.lane === "s" ? chip(f) : undefined)]);
+  var lat = el("span", "lat");
   if (f.lat >= 0 && (f.kind === "request" || f.kind === "server-request")) {
     var w = maxLat > 0 ? Math.max(0.5, (f.lat / maxLat) * 100) : 0.5;
-    lat = '<span class="bar" style="width:' + w.toFixed(2) + '%"></span><span class="latl">' + ms(f.lat) + "</span>";
+    var bar = el("span", "bar");
+    bar.style.width = w.toFixed(2) + "%";
+    add(lat, [bar, el("span", "latl", ms(f.lat))]);
   }
-  var st = f.status ? '<span class="badge ' + f.status + '">' + STATUS_TEXT[f.status] + "</span>" : "";
-  return '<div class="' + cls + '" data-i="' + f.i + '"><a class="ln" href="#frame-' + f.line + '">' + f.line + '</a><span class="t">' + ms(f.t) +
-    '</span><span class="ses">' + esc(f.s || "default") + "</span>" + lane + '<span class="lat">' + lat + '</span><span class="st">' + st + "</span></div>";
+  return add(row, [lat, el("span", "st", f.status ? badge(f.status) : undefined)]);
+}
+function badge(status) {
+  return el("span", "badge " + status, STATUS_TEXT[status]);
 }
 // The timeline and the frame fill the window below the controls, whose height depends on the width.
 function fit() {
@@ -164,10 +191,11 @@ function render() {
   var top = tl.scrollTop, h = tl.clientHeight || 600;
   var start = Math.max(0, Math.floor(top / ROW) - OVERSCAN);
   var end = Math.min(view.length, Math.ceil((top + h) / ROW) + OVERSCAN);
-  var out = [];
-  for (var k = start; k < end; k++) out.push(rowHtml(frames[view[k]]));
+  var out = document.createDocumentFragment();
+  for (var k = start; k < end; k++) out.appendChild(rowEl(frames[view[k]]));
   rowsEl.style.transform = "translateY(" + start * ROW + "px)";
-  rowsEl.innerHTML = out.join("");
+  rowsEl.textContent = "";
+  rowsEl.appendChild(out);
 }
 var pending = false;
 function schedule() {
@@ -176,39 +204,42 @@ function schedule() {
   requestAnimationFrame(function () { pending = false; render(); });
 }
 function highlight(value) {
+  var out = document.createDocumentFragment();
   var s = JSON.stringify(value, null, 2);
-  if (s === undefined) return "";
+  if (s === undefined) return out;
   var cut = s.length > MAX_PRETTY;
   if (cut) s = s.slice(0, MAX_PRETTY);
   var re = /("(?:\\.|[^"\\])*")(\s*:)?|\b(?:true|false|null)\b|-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?/g;
-  var out = "", last = 0, m;
+  var last = 0, m;
   while ((m = re.exec(s)) !== null) {
-    out += esc(s.slice(last, m.index));
     var cls = m[1] ? (m[2] ? "key" : "str") : (m[0] === "null" ? "null" : (m[0] === "true" || m[0] === "false") ? "bool" : "num");
-    out += '<span class="' + cls + '">' + esc(m[1] || m[0]) + "</span>" + (m[2] ? esc(m[2]) : "");
+    add(out, [s.slice(last, m.index), el("span", cls, m[1] || m[0]), m[2] || ""]);
     last = re.lastIndex;
   }
-  out += esc(s.slice(last));
-  return out + (cut ? '\n<span class="muted">\u2026 cut at ' + MAX_PRETTY + " characters</span>" : "");
+  add(out, s.slice(last));
+  if (cut) add(out, ["\n", el("span", "muted", "\u2026 cut at " + MAX_PRETTY + " characters")]);
+  return out;
 }
 function frameBlock(f, title) {
   var e = JSON.parse(raw[f.i]);
-  return "<h3>" + esc(title) + ' <a href="#frame-' + f.line + '">line ' + f.line + "</a></h3>" +
-    '<pre class="json">' + highlight(e) + "</pre>";
+  return [el("h3", "", [title + " ", frameLink(f.line, "line " + f.line)]), el("pre", "json", highlight(e))];
 }
 function showDetail(i) {
   var f = frames[i];
   var who = f.lane === "c" ? "client" : f.lane === "s" ? "server" : "session";
-  var h = '<div class="dhead"><b>' + esc(who + " " + (KIND_TEXT[f.kind] || f.kind)) + "</b> " + esc(f.label || "") + (f.tool ? " <b>" + esc(f.tool) + "</b>" : "") +
-    '<div class="muted">t = ' + ms(f.t) + (f.s ? " \u00b7 session " + esc(f.s) : "") + (f.x !== undefined ? " \u00b7 HTTP exchange " + f.x : "") + "</div>";
+  var when = "t = " + ms(f.t) + (f.s ? " \u00b7 session " + f.s : "") + (f.x !== undefined ? " \u00b7 HTTP exchange " + f.x : "");
+  var head = el("div", "dhead", [el("b", "", who + " " + (KIND_TEXT[f.kind] || f.kind)), " " + (f.label || "")]);
+  if (f.tool) add(head, [" ", el("b", "", f.tool)]);
+  add(head, el("div", "muted", when));
   if (f.pair >= 0) {
     var p = frames[f.pair];
-    h += '<div>' + (f.lat >= 0 ? "answered in " + ms(f.lat) + " at " : "answers ") + '<a href="#frame-' + p.line + '">line ' + p.line + "</a></div>";
+    add(head, el("div", "", [(f.lat >= 0 ? "answered in " + ms(f.lat) + " at " : "answers "), frameLink(p.line, "line " + p.line)]));
   }
-  if (f.status) h += '<div>report: <span class="badge ' + f.status + '">' + STATUS_TEXT[f.status] + "</span></div>";
-  h += "</div>" + frameBlock(f, "frame");
-  if (f.pair >= 0) h += frameBlock(frames[f.pair], f.lat >= 0 ? "its answer" : "its request");
-  detail.innerHTML = h;
+  if (f.status) add(head, el("div", "", ["report: ", badge(f.status)]));
+  detail.textContent = "";
+  add(detail, [head].concat(frameBlock(f, "frame")));
+  if (f.pair >= 0) add(detail, frameBlock(frames[f.pair], f.lat >= 0 ? "its answer" : "its request"));
+  document.body.classList.add("has-detail");
   detail.scrollTop = 0;
 }
 function select(i, scroll) {

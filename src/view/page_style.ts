@@ -27,7 +27,8 @@ code, pre, .chip, .ln, .t, .latl { font-family: ui-monospace, SFMono-Regular, Me
 #stats td { padding: 1px 6px; border-bottom: 1px solid var(--line); vertical-align: middle; }
 #stats tbody tr { cursor: pointer; }
 #stats tbody tr:hover { background: #eef3fb; }
-#stats td.num { text-align: right; font-variant-numeric: tabular-nums; }
+#stats td.num { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
+#stats .stats { max-width: 100%; overflow-x: auto; }
 #stats td.name { font-family: ui-monospace, Menlo, Consolas, monospace; }
 .chart { display: block; }
 .chart .axis { stroke: #d5d9de; }
@@ -55,7 +56,7 @@ code, pre, .chip, .ln, .t, .latl { font-family: ui-monospace, SFMono-Regular, Me
 .row.sel { background: #e3edfb; }
 .row.hl { background: #fff6d6; }
 .ln { color: var(--muted); text-decoration: none; text-align: right; }
-.t { color: var(--muted); text-align: right; font-size: 12px; }
+.t { color: var(--muted); text-align: right; font-size: 12px; white-space: nowrap; }
 .ses { color: var(--muted); overflow: hidden; text-overflow: ellipsis; font-size: 12px; }
 .lane { overflow: hidden; text-overflow: ellipsis; min-width: 0; }
 .lane.c { border-right: 2px solid var(--line); padding-right: 6px; text-align: right; }
@@ -85,12 +86,20 @@ code, pre, .chip, .ln, .t, .latl { font-family: ui-monospace, SFMono-Regular, Me
 .lat { position: relative; height: 16px; background: #f6f7f9; border-radius: 2px; overflow: hidden; }
 .bar { position: absolute; left: 0; top: 0; bottom: 0; background: #9dbbe6; }
 .k-server-request .bar { background: #c6a8e6; }
-.latl { position: absolute; left: 4px; top: 0; font-size: 11px; line-height: 16px; color: #1f2328; }
+.latl { position: absolute; left: 4px; top: 0; font-size: 11px; line-height: 16px; color: #1f2328; white-space: nowrap; }
 #detail { overflow: auto; padding: 8px 14px 24px; border-left: 1px solid var(--line); background: #fff; }
 #detail:empty::before { content: "Click a frame to see it here."; color: var(--muted); }
 .dhead { padding: 4px 0 6px; border-bottom: 1px solid var(--line); }
 pre.json { margin: 0; padding: 8px; background: #f7f8fa; border: 1px solid var(--line); border-radius: 4px; white-space: pre-wrap; word-break: break-word; font-size: 12px; }
 .json .key { color: #953800; } .json .str { color: #0a3069; } .json .num { color: #0550ae; }
 .json .bool, .json .null { color: #8250df; }
+/* Narrow windows: the glance in two columns of pairs; the frame below the timeline, and only once one is opened. */
+@media (max-width: 999px) {
+  #glance dl { grid-template-columns: max-content 1fr max-content 1fr; }
+  #main { grid-template-columns: minmax(0, 1fr); grid-template-rows: minmax(0, 3fr) minmax(0, 2fr); }
+  body:not(.has-detail) #main { grid-template-rows: minmax(0, 1fr); }
+  body:not(.has-detail) #detail { display: none; }
+  #detail { border-left: 0; border-top: 2px solid var(--line); }
+}
 footer { padding: 6px 18px; color: var(--muted); font-size: 11px; }
 `;

@@ -63,11 +63,15 @@ def test_two(mcp_cassette):
     ask(mcp_cassette.server_command([sys.executable, "weather_server.py"]))
     result = mcp_cassette.finish()
     assert (result.misses, result.inexact, result.out_of_order, result.unplayed) == ([], [], [], [])
-    if mcp_cassette.action == "replay":
+    print("ACTION", mcp_cassette.action, [launch["action"] for launch in result.launches])
+    if result.report is not None:
         assert result.report["recorded"], result.report
         print("REPORT-KEYS", sorted(result.report))
 ''')
     suite.runpytest_subprocess().assert_outcomes(passed=2)
+    # What the first run left: the two cassettes, and no claim (a claim left would make a recording).
+    left = sorted(path.name for path in (suite.path / "tests" / "cassettes").rglob("*.*"))
+    assert left == ["test_one.cassette.jsonl", "test_two.cassette.jsonl"], left
     replay = suite.runpytest_subprocess("-s")
     replay.assert_outcomes(passed=2)
     replay.stdout.fnmatch_lines(["*REPORT-KEYS*journal*misses*outOfOrder*unplayed*"])

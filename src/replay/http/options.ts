@@ -30,6 +30,11 @@ export interface HttpServeOptions {
   /** Idle connections are closed after this many milliseconds (default 30000). */
   idleTimeoutMs?: number;
   /**
+   * A bearer token every request must carry (401 without it), checked
+   * before anything else (`serveHttp` only).
+   */
+  token?: string;
+  /**
    * `--control`: answers the requests under `/__cassette/`, after the same
    * Host/Origin guard as the MCP endpoint (./control.ts). Without it those
    * paths are the MCP endpoint's, which answers 404.
