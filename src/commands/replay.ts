@@ -20,7 +20,7 @@ import { runtime } from "../runtime/mod.ts";
 import { parseIgnorePaths } from "../match/ignore_paths.ts";
 import type { IgnorePath } from "../match/ignore_paths.ts";
 import type { HttpServeOptions } from "../replay/http/options.ts";
-import { checkExpiry, learnFrom, spying } from "./replay_upkeep.ts";
+import { checkExpiry, learnFrom, liveFlags, spying } from "./replay_upkeep.ts";
 import { recordingRedactor, requestRewriter } from "./replay_redaction.ts";
 import { writeFileSafely } from "../files/safe_write.ts";
 
@@ -190,24 +190,7 @@ async function replayWithExtras(
   command: string[],
   values: OptionValues,
 ): Promise<number> {
-  const spy = spying(values);
-  const appending = flag(values, "new-episodes") || (spy && flag(values, "append"));
-  if (spy && command.length === 0) {
-    throw new UsageError("replay --on-miss live needs the live server command after --");
-  }
-  if (appending && command.length === 0) {
-    throw new UsageError("replay --new-episodes needs the live server command after --");
-  }
-  if (!appending && !spy && command.length > 0) {
-    throw new UsageError(
-      "replay takes a server command after -- only with --new-episodes or --on-miss live",
-    );
-  }
-  if (stringOption(values, "listen")) {
-    throw new UsageError(
-      "--new-episodes, --on-miss live and --run-log work over stdio only, not with --listen",
-    );
-  }
+  const { spy, appending } = liveFlags(values, command);
   const quiet = flag(values, "quiet");
   const log = quiet ? () => {} : (line: string) => printErr(`mcp-cassette: ${line}`);
   const { replayNewEpisodes } = await import(

@@ -11,6 +11,7 @@ import type { CassetteHeader, RedactionInfo } from "../cassette/format.ts";
 import type { ReplayOptions } from "../replay/engine.ts";
 import type { Redactor } from "../redact/redactor.ts";
 import { runtime } from "../runtime/mod.ts";
+import { hideSecrets, presentSecrets, readSecrets, withSecrets } from "../secrets/env.ts";
 
 /**
  * The rules replay re-applies to live client messages before matching: those
@@ -31,8 +32,10 @@ export async function requestRewriter(
 ): Promise<ReplayOptions["rewriteRequest"]> {
   const plan = await redactionPlan(values, header, cassette);
   if (!plan) return undefined;
+  // Live requests carry the secrets' current values: hidden as the recording hid them.
+  const secrets = presentSecrets(header?.redaction?.secretEnv ?? []);
   const rewrite = (redactor: Redactor, message: unknown) =>
-    redactor.messageWithValues(message as never, "c2s");
+    redactor.messageWithValues(hideSecrets(message as never, secrets), "c2s");
   if (!plan.builtInOnly) {
     const redactor = await plan.build();
     return (message) => rewrite(redactor, message);
@@ -50,7 +53,11 @@ export async function recordingRedactor(
   header: CassetteHeader | undefined,
   cassette = "the cassette",
 ): Promise<Redactor | undefined> {
-  return await (await redactionPlan(values, header, cassette, true))?.build();
+  const redactor = await (await redactionPlan(values, header, cassette, true))?.build();
+  const names = header?.redaction?.secretEnv ?? [];
+  if (!redactor || names.length === 0) return redactor;
+  // What the live server adds is scrubbed of the same secrets, which must be set.
+  return withSecrets(redactor, readSecrets(names, `${cassette} was recorded with --secret-env`));
 }
 
 /**
