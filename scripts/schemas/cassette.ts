@@ -57,6 +57,11 @@ const header: JsonSchema = {
             required: ["name", "sha256"],
           },
         },
+        secretEnv: {
+          type: "array",
+          description: "record --secret-env: variables whose values became [SECRET:NAME].",
+          items: { type: "string" },
+        },
       },
       required: ["rules"],
     },

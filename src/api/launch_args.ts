@@ -8,6 +8,7 @@ import type { MatchMode } from "../replay/options.ts";
 import type { ModeAction, RecordMode } from "../modes/mode.ts";
 import { parseIgnorePaths } from "../match/ignore_paths.ts";
 import { UsageError } from "../errors.ts";
+import { readSecrets } from "../secrets/env.ts";
 
 /** What the client is to run after mcp-cassette itself: record, replay or replay appending. */
 export function launchArgs(
@@ -60,4 +61,14 @@ export function spyMode(onMiss: string | undefined, action: ModeAction, server: 
     throw new UsageError(`onMiss "live" needs the live server command as \`server\``);
   }
   return spy;
+}
+
+/**
+ * The recorder's `--secret-env` flags; a name that is not set stops a start
+ * that records (a UsageError naming it) before the client runs anything.
+ */
+export function secretArgs(names: string[] | undefined, action: ModeAction): string[] {
+  if (!names || names.length === 0) return [];
+  if (action === "record") readSecrets(names, "secretEnv");
+  return names.flatMap((name) => ["--secret-env", name]);
 }

@@ -8,7 +8,7 @@
  */
 import path from "node:path";
 import { loadCassette } from "../cassette/reader.ts";
-import { CassetteError, UsageError } from "../errors.ts";
+import { UsageError } from "../errors.ts";
 import type { MissReport } from "../errors.ts";
 import { ReplayEngine } from "../replay/engine.ts";
 import { serveHttp } from "../replay/http.ts";
@@ -22,7 +22,7 @@ import type { ModeAction, RecordMode } from "../modes/mode.ts";
 import { checkCassetteFolder } from "../modes/paths.ts";
 import { readRunReport } from "../modes/run_report.ts";
 import type { RunAction } from "../modes/run_report.ts";
-import { checkReport } from "./verdict.ts";
+import { checkLaunches, checkReport } from "./verdict.ts";
 import { replayFlags } from "./replay_flags.ts";
 import type { ReplayFlags } from "./replay_flags.ts";
 import { beingWritten } from "../claim/claim.ts";
@@ -31,7 +31,7 @@ import type { MatchMode } from "../replay/options.ts";
 import { sleep } from "../util.ts";
 import { withTestingConfig } from "../config/testing.ts";
 import { planExpiry, settleRerecord } from "./expiry.ts";
-import { launchArgs, matchArgs, spyMode } from "./launch_args.ts";
+import { launchArgs, matchArgs, secretArgs, spyMode } from "./launch_args.ts";
 import type { OnExpired } from "../modes/expiry.ts";
 import { writeFileSafely } from "../files/safe_write.ts";
 
@@ -63,6 +63,8 @@ export interface CassetteOptions {
    * result's `live` lists what it answered.
    */
   onMiss?: "error" | "live";
+  /** `record --secret-env`: variables whose values are recorded as `[SECRET:NAME]`. */
+  secretEnv?: string[];
   /** Most age of the cassette, e.g. `30d` or `12h` (`replay --max-age`). */
   maxAge?: string;
   /** What an expired cassette does: `warn` (default), `fail` (exit 8), `rerecord` (mode `once`). */
@@ -206,6 +208,7 @@ export async function startCassette(given: CassetteOptions): Promise<CassetteSer
   const replay = [...matchArgs(options), ...replayExtra];
   const output = expiry.output;
   const spy = spyMode(options.onMiss, action, server);
+  recordArgs.push(...secretArgs(options.secretEnv, action));
   const tail = launchArgs(action, {
     spy,
     cassette: output,
@@ -236,15 +239,6 @@ export async function startCassette(given: CassetteOptions): Promise<CassetteSer
       });
     },
   };
-}
-
-/** Throws the first launch failure (a recording that was not kept, say) as the launch's own error. */
-function checkLaunches(result: CassetteResult): void {
-  const failed = result.launches.find((launch) => launch.error !== undefined);
-  if (!failed) return;
-  const error = new CassetteError(failed.error!);
-  if (failed.code !== undefined) error.exitCode = failed.code;
-  throw error;
 }
 
 /**

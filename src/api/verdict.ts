@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { ReplayMissError } from "../errors.ts";
+import { CassetteError, ReplayMissError } from "../errors.ts";
 import type { MissReport } from "../errors.ts";
 import type { MatchMode } from "../replay/options.ts";
 
@@ -35,4 +35,15 @@ export function checkReport(
   if (options.failOnUnplayed && verdict.unplayed.length > 0) {
     throw new ReplayMissError([], verdict.unplayed);
   }
+}
+
+/** Throws the first launch failure (a recording that was not kept, say) as the launch's own error. */
+export function checkLaunches(
+  result: { launches: { code?: number; error?: string }[] },
+): void {
+  const failed = result.launches.find((launch) => launch.error !== undefined);
+  if (!failed) return;
+  const error = new CassetteError(failed.error!);
+  if (failed.code !== undefined) error.exitCode = failed.code;
+  throw error;
 }

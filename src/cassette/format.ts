@@ -35,6 +35,8 @@ export interface RedactionInfo {
   rules: string[];
   /** TOML rule packs, by name and SHA-256 of their content. */
   packs?: { name: string; sha256: string }[];
+  /** `record --secret-env`: the environment variables whose values became `[SECRET:NAME]`. */
+  secretEnv?: string[];
   /**
    * Present when `replace` placeholders carry a keyed digest
    * (`[REDACTED:email:3f9a…]`, src/redact/digest.ts): the cassette's salt

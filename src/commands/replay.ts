@@ -6,7 +6,7 @@
 import { REPLAY_OPTIONS } from "../options/replay.ts";
 import type { Command, OptionValues } from "../cli/command.ts";
 import { flag, positiveInt, stringList, stringOption } from "../cli/command.ts";
-import type { CassetteHeader, RedactionInfo } from "../cassette/format.ts";
+import type { CassetteHeader } from "../cassette/format.ts";
 import { colorEnabled, paint, printErr } from "../cli/output.ts";
 import { loadCassette, replayReading, streamCassette } from "../cassette/reader.ts";
 import { ExitCode, UsageError } from "../errors.ts";
@@ -17,11 +17,11 @@ import { formatReport } from "../replay/report.ts";
 import type { ReplayReport } from "../replay/report.ts";
 import { serveStdio } from "../replay/stdio.ts";
 import { runtime } from "../runtime/mod.ts";
-import type { Redactor } from "../redact/redactor.ts";
 import { parseIgnorePaths } from "../match/ignore_paths.ts";
 import type { IgnorePath } from "../match/ignore_paths.ts";
 import type { HttpServeOptions } from "../replay/http/options.ts";
-import { checkExpiry, learnFrom, spying } from "./replay_upkeep.ts";
+import { checkExpiry, learnFrom, liveFlags, spying } from "./replay_upkeep.ts";
+import { recordingRedactor, requestRewriter } from "./replay_redaction.ts";
 import { writeFileSafely } from "../files/safe_write.ts";
 
 /** The options turned into library values, loaded only by an HTTP replay. */
@@ -190,24 +190,7 @@ async function replayWithExtras(
   command: string[],
   values: OptionValues,
 ): Promise<number> {
-  const spy = spying(values);
-  const appending = flag(values, "new-episodes") || (spy && flag(values, "append"));
-  if (spy && command.length === 0) {
-    throw new UsageError("replay --on-miss live needs the live server command after --");
-  }
-  if (appending && command.length === 0) {
-    throw new UsageError("replay --new-episodes needs the live server command after --");
-  }
-  if (!appending && !spy && command.length > 0) {
-    throw new UsageError(
-      "replay takes a server command after -- only with --new-episodes or --on-miss live",
-    );
-  }
-  if (stringOption(values, "listen")) {
-    throw new UsageError(
-      "--new-episodes, --on-miss live and --run-log work over stdio only, not with --listen",
-    );
-  }
+  const { spy, appending } = liveFlags(values, command);
   const quiet = flag(values, "quiet");
   const log = quiet ? () => {} : (line: string) => printErr(`mcp-cassette: ${line}`);
   const { replayNewEpisodes } = await import(
@@ -271,96 +254,6 @@ export async function replayOptions(
     rewriteRequest,
     log,
   };
-}
-
-/**
- * The rules replay re-applies to live client messages before matching: those
- * the recording applied (its header says which), plus any given on the command
- * line. A cassette that was never scrubbed gets no rewriting, or a live secret
- * would stop matching its verbatim recording.
- *
- * Only requests that do not match as sent are rewritten, and in most sessions
- * there are none: the built-in rules every recording names load on first
- * use, which took 1.3-2.3 ms off replay's spawn to first answer. Rules a
- * user wrote and packs are built at once, so a mistake in them stops replay
- * before it serves, with exit 2.
- */
-async function requestRewriter(
-  values: OptionValues,
-  header: CassetteHeader | undefined,
-  cassette: string,
-): Promise<ReplayOptions["rewriteRequest"]> {
-  const plan = await redactionPlan(values, header, cassette);
-  if (!plan) return undefined;
-  const rewrite = (redactor: Redactor, message: unknown) =>
-    redactor.messageWithValues(message as never, "c2s");
-  if (!plan.builtInOnly) {
-    const redactor = await plan.build();
-    return (message) => rewrite(redactor, message);
-  }
-  let loading: Promise<Redactor> | undefined;
-  return async (message) => rewrite(await (loading ??= plan.build()), message);
-}
-
-/**
- * The redactor of a recording, for what replay adds to it (`--new-episodes`):
- * its own rules, plus any given on the command line.
- */
-export async function recordingRedactor(
-  values: OptionValues,
-  header: CassetteHeader | undefined,
-  cassette = "the cassette",
-): Promise<Redactor | undefined> {
-  return await (await redactionPlan(values, header, cassette))?.build();
-}
-
-/**
- * How to build the recording's redactor, or undefined for a cassette never
- * scrubbed. Keyed placeholders need their key (./redact_key.ts): a missing
- * or wrong one stops the replay here, with exit 2, when a recorded request
- * holds one; otherwise the replay goes on without it.
- */
-async function redactionPlan(
-  values: OptionValues,
-  header: CassetteHeader | undefined,
-  cassette: string,
-) {
-  const extra = stringList(values, "redact");
-  // Another tool's rules cannot be re-run here: its cassettes are matched as
-  // they are (a live secret will not match that tool's placeholder).
-  let recorded = header?.meta?.importedFrom === undefined ? header?.redaction : undefined;
-  if (!recorded && extra.length === 0) return undefined;
-  const hashKey = runtime.env("MCP_CASSETTE_REDACT_KEY") || undefined;
-  let digestKey: string | undefined;
-  if (recorded?.digest) {
-    const { replayDigestKey } = await import(
-      "../" + "commands/redact_key.ts"
-    ) as typeof import("./redact_key.ts");
-    digestKey = await replayDigestKey(cassette, recorded.digest);
-    if (digestKey === undefined) recorded = { ...recorded, digest: undefined };
-  }
-  const base = recorded ?? { rules: [] };
-  const packs = stringList(values, "pack");
-  return {
-    builtInOnly: extra.length === 0 && packs.length === 0 && onlyBuiltInRules(base),
-    build: async (): Promise<Redactor> => {
-      const { createReplayRedactor } = await import(
-        "../" + "redact/mod.ts"
-      ) as typeof import("../redact/mod.ts");
-      return await createReplayRedactor({ ...base, rules: [...base.rules, ...extra] }, {
-        packs,
-        hashKey,
-        digestKey,
-        cassette,
-      });
-    },
-  };
-}
-
-/** True when a recording names only rules that ship with mcp-cassette (nothing that can fail to build). */
-function onlyBuiltInRules(info: RedactionInfo): boolean {
-  return !info.packs?.length &&
-    info.rules.every((id) => id === "keys:default" || id.startsWith("detector:"));
 }
 
 /**

@@ -62,3 +62,34 @@ export async function learnFrom(report: ReplayReport, values: OptionValues): Pro
   const flags = learned.added.map((path) => `--match-ignore ${path}`).join(" ");
   printErr(`mcp-cassette: learned ${flags}: written under [replay] in ${learned.file}`);
 }
+
+/**
+ * How a replay with extras talks to a live server: `spy` (`--on-miss
+ * live`), `appending` (`--new-episodes`, or spy with `--append`); checks
+ * the server command after `--` goes with them, and that none asks for
+ * `--listen`.
+ */
+export function liveFlags(
+  values: OptionValues,
+  command: string[],
+): { spy: boolean; appending: boolean } {
+  const spy = spying(values);
+  const appending = flag(values, "new-episodes") || (spy && flag(values, "append"));
+  if (spy && command.length === 0) {
+    throw new UsageError("replay --on-miss live needs the live server command after --");
+  }
+  if (appending && command.length === 0) {
+    throw new UsageError("replay --new-episodes needs the live server command after --");
+  }
+  if (!appending && !spy && command.length > 0) {
+    throw new UsageError(
+      "replay takes a server command after -- only with --new-episodes or --on-miss live",
+    );
+  }
+  if (stringOption(values, "listen")) {
+    throw new UsageError(
+      "--new-episodes, --on-miss live and --run-log work over stdio only, not with --listen",
+    );
+  }
+  return { spy, appending };
+}

@@ -23,7 +23,7 @@ export async function redactorFromOptions(
   // Loaded here, not with this module: replay imports the flags but seldom needs the rules.
   const { createRedactor } = await import("../redact/mod.ts");
   const { existingRedaction, redactKey } = await import("./redact_key.ts");
-  return await createRedactor({
+  const redactor = await createRedactor({
     rules: stringList(values, "redact"),
     packs: stringList(values, "pack"),
     detectors,
@@ -31,6 +31,10 @@ export async function redactorFromOptions(
     digestKey: await redactKey(true),
     digestSalt: (await existingRedaction(output).catch(() => undefined))?.digest?.salt,
   });
+  const names = stringList(values, "secret-env");
+  if (names.length === 0) return redactor;
+  const { readSecrets, withSecrets } = await import("../secrets/env.ts");
+  return withSecrets(redactor, readSecrets(names, "--secret-env"));
 }
 
 /** The token `--token` or `MCP_CASSETTE_TOKEN` gives, if any; an empty `--token` is refused. */

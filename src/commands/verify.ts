@@ -7,7 +7,7 @@
 import { VERIFY_OPTIONS } from "../options/verify.ts";
 import type { Command, CommandInput } from "../cli/command.ts";
 import { flag, positiveInt, stringList, stringOption } from "../cli/command.ts";
-import { colorEnabled, printOut } from "../cli/output.ts";
+import { colorEnabled, printErr, printOut } from "../cli/output.ts";
 import { ExitCode, UsageError } from "../errors.ts";
 // Registers the Streamable HTTP client transport for `verify --url`.
 import { describeTarget } from "../client/target.ts";
@@ -164,10 +164,22 @@ export const command: Command = {
       updatePath: flag(input.values, "update") ? cassettePath : undefined,
       serverName: describeTarget(target),
       choose,
+      noiseRuns: positiveInt(stringOption(input.values, "noise-runs"), "noise-runs", 2),
     });
     await writeReports(input, report);
+    if (flag(input.values, "learn-noise")) await learnNoise(report);
     const gradeMissed = minGrade !== undefined && !meetsGrade(report.grade.letter, minGrade);
     const regressed = flag(input.values, "fail-on-regression") && report.failed > 0;
     return gradeMissed || regressed ? ExitCode.Failed : ExitCode.Ok;
   },
 };
+
+/** `--learn-noise`: the noise paths go into `[verify] ignore-path` of the nearest mcp-cassette.toml. */
+async function learnNoise(report: VerifyReport): Promise<void> {
+  const paths = (report.noise ?? []).map((item) => item.path);
+  const { learnIgnores } = await import("../config/learn.ts");
+  const learned = await learnIgnores(paths, undefined, { section: "verify", key: "ignore-path" });
+  if (!learned || learned.added.length === 0) return;
+  const flags = learned.added.map((path) => `--ignore-path ${path}`).join(" ");
+  printErr(`mcp-cassette: learned ${flags}: written under [verify] in ${learned.file}`);
+}

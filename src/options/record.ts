@@ -64,6 +64,13 @@ export const RECORD_OPTIONS: OptionSet = {
       "How long the server may outstay the end of its input before SIGTERM, and SIGTERM before SIGKILL",
     default: String(DEFAULT_GRACE_MS),
   },
+  "secret-env": {
+    type: "string",
+    multiple: true,
+    valueName: "NAME",
+    description:
+      "Replace the value of this environment variable by [SECRET:NAME] everywhere it is recorded (repeatable)",
+  },
   ...REDACTION_OPTIONS,
   ...SCRIPT_OPTIONS,
 };

@@ -10,6 +10,17 @@ import { SCRIPT_OPTIONS, SERVER_TARGET_OPTIONS } from "./shared.ts";
 /** The `verify` command's options. */
 export const VERIFY_OPTIONS: OptionSet = {
   ...SERVER_TARGET_OPTIONS,
+  "learn-noise": {
+    type: "boolean",
+    description: "Write the paths found to be noise into [verify] ignore-path of mcp-cassette.toml",
+  },
+  "noise-runs": {
+    type: "string",
+    valueName: "N",
+    description:
+      "When the first run finds differences, re-fire the traffic until N live runs: a path that moves between them is noise, not graded (1: off)",
+    default: "2",
+  },
   "ignore-path": {
     type: "string",
     multiple: true,

@@ -108,9 +108,7 @@ export function journalRequest(
     journal.dropped++;
     return undefined;
   }
-  const entry: JournalEntry = { method: key.method, session, outcome };
-  if (key.name !== undefined) nameEntry(entry, key.name);
-  if (line !== undefined) entry.line = line;
+  const entry = newEntry(key.method, key.name, session, outcome, line);
   const args = argumentsOf(message);
   if (redact) {
     const held = journal as Held;
@@ -152,10 +150,36 @@ function messageOf(entry: JournalEntry, args: unknown): JsonRpcMessage {
   return { jsonrpc: "2.0", id: 0, method: entry.method, params } as JsonRpcMessage;
 }
 
-function nameEntry(entry: JournalEntry, name: string): void {
-  if (entry.method === "tools/call") entry.tool = name;
-  else if (entry.method === "prompts/get") entry.prompt = name;
-  else entry.resource = name;
+/**
+ * An entry built whole, by one object literal per shape, its keys in the
+ * order the report prints them: thousands are kept alive, and an entry
+ * grown key by key needs a second object for the keys past its first three
+ * (V8 sizes a literal's object to its keys), which the collector then
+ * copies and marks with the rest of the replay's heap on every pass.
+ */
+function newEntry(
+  method: string,
+  name: string | undefined,
+  session: string,
+  outcome: JournalOutcome,
+  line: number | undefined,
+): JournalEntry {
+  if (name === undefined) {
+    return line === undefined ? { method, session, outcome } : { method, session, outcome, line };
+  }
+  if (method === "tools/call") {
+    return line === undefined
+      ? { method, session, outcome, tool: name }
+      : { method, session, outcome, tool: name, line };
+  }
+  if (method === "prompts/get") {
+    return line === undefined
+      ? { method, session, outcome, prompt: name }
+      : { method, session, outcome, prompt: name, line };
+  }
+  return line === undefined
+    ? { method, session, outcome, resource: name }
+    : { method, session, outcome, resource: name, line };
 }
 
 function argumentsOf(message: JsonRpcMessage): unknown {

@@ -12,7 +12,10 @@ import { diagnoseMiss } from "../match/diagnose.ts";
 import type { MissDiagnosis } from "../match/diagnose.ts";
 import { requestKey } from "../match/fingerprint.ts";
 import type { RequestKey } from "../match/fingerprint.ts";
-import type { JsonRpcMessage } from "../jsonrpc.ts";
+import type { JsonRpcId, JsonRpcMessage } from "../jsonrpc.ts";
+import { withLiveValues } from "./live_values.ts";
+import { withLiveId } from "./wire.ts";
+import type { Ready } from "./wire.ts";
 import type { Trigger } from "./episodes.ts";
 import type { CustomMatcher, ReplayOptions } from "./options.ts";
 
@@ -52,9 +55,12 @@ export class SessionMatcher {
     return requestKey(rewritten.message as JsonRpcMessage, this.options.fingerprint);
   }
 
-  /** What the keyed placeholders in `message`'s rewritten form stood for, when it was rewritten. */
-  valuesOf(message: JsonRpcMessage): ReadonlyMap<string, string> | undefined {
-    return this.#values.get(message);
+  /**
+   * The recorded answer of `trigger` made ready for the live `message`: its
+   * id, and the live values behind the keyed placeholders it echoes.
+   */
+  answerFor(trigger: Trigger, message: JsonRpcMessage & { id: JsonRpcId }): Ready {
+    return withLiveValues(withLiveId(trigger.response!, message.id), this.#values.get(message));
   }
 
   /** Finds the recording for a live request (`message`, keyed `key`). */
@@ -88,6 +94,16 @@ export class SessionMatcher {
       (matcher.tool === undefined || key.method !== "tools/call" || matcher.tool === key.name)
     );
   }
+}
+
+/** A client's answer to a server request, with the recording's redaction applied when it has rules. */
+export async function rewrittenAnswer(
+  options: ReplayOptions,
+  live: JsonRpcMessage,
+): Promise<JsonRpcMessage> {
+  return options.rewriteRequest
+    ? (await options.rewriteRequest(live)).message as JsonRpcMessage
+    : live;
 }
 
 /** True when two recordings answered alike: the same result or error, whatever their ids. */

@@ -3,7 +3,6 @@
  *
  * @module
  */
-import { withLiveValues } from "./live_values.ts";
 import { ErrorCode, errorResponse, idKey } from "../jsonrpc.ts";
 import type { JsonObject, JsonRpcId, JsonRpcMessage } from "../jsonrpc.ts";
 import type { Match } from "../match/answer_book.ts";
@@ -13,7 +12,7 @@ import type { Fault } from "../faults/types.ts";
 import { sleep } from "../util.ts";
 import { ServerRequests } from "./asking.ts";
 import type { RecordedSession, Step, Trigger } from "./episodes.ts";
-import { MatcherFailure, SessionMatcher } from "./matching.ts";
+import { MatcherFailure, rewrittenAnswer, SessionMatcher } from "./matching.ts";
 import { eraHint, isEraProbe } from "./era.ts";
 import type { ReplayOptions } from "./options.ts";
 import { invalid } from "./outlet.ts";
@@ -78,10 +77,7 @@ export class ReplaySession {
       return await this.#notification(live, out);
     }
     if (hasId && ("result" in live || "error" in live)) {
-      const answer = this.options.rewriteRequest
-        ? (await this.options.rewriteRequest(live)).message
-        : live;
-      return this.#answer(answer as JsonRpcMessage);
+      return this.#answer(await rewrittenAnswer(this.options, live));
     }
     await invalid(out, "no method, result or error");
   }
@@ -319,8 +315,8 @@ export class ReplaySession {
       await out.send(errorResponse(message.id, ErrorCode.ReplayMiss, divergent), sse);
       return;
     }
-    const values = this.#matcher?.valuesOf(message);
-    const ready = withLiveValues(withLiveId(trigger.response!, message.id), values);
+    const ready = this.#matcher?.answerFor(trigger, message) ??
+      withLiveId(trigger.response!, message.id);
     if (fault?.kind === "malformed") {
       await out.raw(malformedText(ready, fault.strategy), sse);
       return;

@@ -14,6 +14,7 @@
  *
  * @module
  */
+import { hideSecrets, readSecrets } from "../secrets/env.ts";
 import { describeTarget, openTransport } from "../client/target.ts";
 import type { ServerTarget } from "../client/target.ts";
 import { DEFAULT_REQUEST_TIMEOUT_MS } from "../client/connection.ts";
@@ -21,7 +22,9 @@ import { planFile } from "./plan.ts";
 import type { VerifyPlan } from "./plan.ts";
 import { compileIgnorePaths } from "./normalize.ts";
 import { runVerify } from "./run.ts";
-import type { VerifyReport } from "./run.ts";
+import type { RunOptions, VerifyReport } from "./run.ts";
+import { summarize } from "./run.ts";
+import { separateNoise } from "./noise.ts";
 import { LiveCassette } from "./update.ts";
 
 export * from "./plan.ts";
@@ -47,6 +50,12 @@ export interface VerifyOptions {
   updatePath?: string;
   /** Name of the server in reports (default: its command line or URL). */
   serverName?: string;
+  /**
+   * How many live runs tell noise from regressions (default 2): when the
+   * first finds differences, the traffic is re-fired N-1 more times, and a
+   * path whose value moves between runs is noise, not graded. 1 turns it off.
+   */
+  noiseRuns?: number;
   /** Cuts the plan down before anything is sent (`--script`). */
   choose?: (plan: VerifyPlan) => VerifyPlan;
 }
@@ -60,9 +69,11 @@ export async function verifyCassette(options: VerifyOptions): Promise<VerifyRepo
   const live = options.updatePath !== undefined
     ? await LiveCassette.open(options.updatePath, options.target)
     : undefined;
+  const why = `${options.cassette} was recorded with --secret-env`;
   let report: VerifyReport;
   try {
-    report = await runVerify(plan, {
+    const secrets = readSecrets(plan.secretEnv ?? [], why);
+    const runOptions: RunOptions = {
       cassettePath: options.cassette,
       serverName: options.serverName ?? describeTarget(options.target),
       open: () => openTransport(options.target),
@@ -70,12 +81,42 @@ export async function verifyCassette(options: VerifyOptions): Promise<VerifyRepo
       ignore: compileIgnorePaths(options.ignorePaths ?? []),
       allowReorder: options.allowReorder ?? false,
       versionIsRegression: options.versionIsRegression ?? false,
-      onEntry: live ? (entry) => live.append(entry) : undefined,
-    });
+      // The fresh cassette holds the placeholders, never the values.
+      onEntry: live
+        ? (entry) =>
+          live.append(
+            entry.type === "message" ? { ...entry, msg: hideSecrets(entry.msg, secrets) } : entry,
+          )
+        : undefined,
+      secrets,
+    };
+    report = await runVerify(plan, runOptions);
+    report = await withNoise(report, plan, runOptions, options.noiseRuns ?? 2);
   } catch (error) {
     await live?.abandon();
     throw error;
   }
   await live?.close();
   return report;
+}
+
+/**
+ * Re-fires the traffic when the first run found differences, and takes the
+ * paths that moved between live runs out of the grade (`report.noise`).
+ * Nothing is written by the later runs.
+ */
+async function withNoise(
+  first: VerifyReport,
+  plan: VerifyPlan,
+  options: RunOptions,
+  runs: number,
+): Promise<VerifyReport> {
+  if (runs < 2 || first.failed === 0) return first;
+  const others = [];
+  for (let run = 1; run < runs; run++) {
+    others.push((await runVerify(plan, { ...options, onEntry: undefined })).exchanges);
+  }
+  const { exchanges, noise } = separateNoise(first.exchanges, others);
+  if (noise.length === 0) return first;
+  return { ...summarize(first.cassette, first.server, exchanges), noise };
 }

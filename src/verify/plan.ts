@@ -56,6 +56,8 @@ export interface VerifyPlan {
   destructiveTools: Set<string>;
   /** Number of request steps. */
   requestCount: number;
+  /** `record --secret-env` names: their placeholders get the real values back when sent. */
+  secretEnv?: string[];
 }
 
 /** Options for {@linkcode buildPlan}. */
@@ -102,12 +104,14 @@ export class PlanBuilder implements CassetteSink {
   private readonly openClientRequests = new Map<string, RequestStep>();
   private readonly openServerRequests = new Map<string, string>();
   private index = 0;
+  private secretEnv: string[] | undefined;
 
   constructor(private readonly options: PlanOptions = {}) {}
 
   /** The header. */
   start(start: CassetteStart): void {
     this.path = start.path;
+    this.secretEnv = start.header.redaction?.secretEnv;
   }
 
   /** A torn last line holds nothing to send. */
@@ -175,6 +179,7 @@ export class PlanBuilder implements CassetteSink {
       sessions: [...this.sessions.values()].filter((session) => session.steps.length > 0),
       destructiveTools: this.destructiveTools,
       requestCount: this.index,
+      ...(this.secretEnv?.length ? { secretEnv: this.secretEnv } : {}),
     };
   }
 }

@@ -67,6 +67,24 @@ export function gradeLine(report: VerifyReport): string {
   return `grade ${grade.letter} (${grade.score.toFixed(1)}/100${capped})`;
 }
 
+/**
+ * The noise: paths whose value moved between two live runs of the same
+ * build, with the flag that keeps them out of later runs.
+ */
+function noiseLines(report: VerifyReport, color: boolean): string[] {
+  const noise = report.noise ?? [];
+  if (noise.length === 0) return [];
+  const paths = [...new Set(noise.map((item) => item.path))];
+  return [
+    ...noise.map((item) =>
+      `  ${paint("NOISE", "dim", color)} #${item.index} ${item.method}${
+        item.target ? ` ${item.target}` : ""
+      }  ${item.path} differs between two live runs (not graded)`
+    ),
+    `  keep it out: ${paths.map((path) => `--ignore-path ${path}`).join(" ")}`,
+  ];
+}
+
 /** The information lines under an exchange: differences expected of a new build, not graded. */
 function infoLines(exchange: ExchangeResult, color: boolean): string[] {
   return (exchange.info ?? []).map((difference) =>
@@ -103,6 +121,7 @@ export function formatText(report: VerifyReport, options: TextOptions = {}): str
     if (more > 0) lines.push(`         … and ${more} more`);
     lines.push(...infoLines(exchange, color));
   }
+  lines.push(...noiseLines(report, color));
   const found = REGRESSION_KINDS.filter((kind) => report.kinds[kind] > 0).map((kind) =>
     `${kind} ${report.kinds[kind]}`
   );

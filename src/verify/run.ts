@@ -5,6 +5,8 @@
  *
  * @module
  */
+import { hideSecrets, revealSecrets } from "../secrets/env.ts";
+import type { Secret } from "../secrets/env.ts";
 import { McpConnection } from "../client/connection.ts";
 import type { ServerRequestAnswer } from "../client/connection.ts";
 import { defaultServerRequestAnswer } from "../client/connection.ts";
@@ -35,6 +37,16 @@ export interface ExchangeResult {
   info?: Regression[];
 }
 
+/** One path found to change between live runs of the same build. */
+export interface NoisePath {
+  /** The exchange (its index in the report). */
+  index: number;
+  method: string;
+  target?: string;
+  /** The response path, as `--ignore-path` takes it. */
+  path: string;
+}
+
 /** Everything `verify` found. Holds no timings, so reruns compare equal. */
 export interface VerifyReport {
   cassette: string;
@@ -44,6 +56,8 @@ export interface VerifyReport {
   /** Exchanges that failed. */
   failed: number;
   skipped: number;
+  /** Paths whose live value moved between runs of the same build: noise, not graded (./noise.ts). */
+  noise?: NoisePath[];
   /** Exchanges failing with each kind (an exchange may count under several). */
   kinds: Record<RegressionKind, number>;
 }
@@ -64,6 +78,8 @@ export interface RunOptions {
   versionIsRegression?: boolean;
   /** Receives every live frame, for writing a fresh cassette. */
   onEntry?: (entry: LiveEntry) => void;
+  /** `record --secret-env` values: put into what is sent, hidden again in what comes back. */
+  secrets?: readonly Secret[];
 }
 
 function stderrHint(transport: ClientTransport): string {
@@ -99,7 +115,10 @@ async function runStep(
   let live: JsonRpcMessage | undefined;
   let why = "no answer";
   try {
-    live = await connection.call(step.method, step.params, { timeoutMs: options.timeoutMs });
+    const secrets = options.secrets ?? [];
+    const params = revealSecrets(step.params as Json, secrets) as typeof step.params;
+    const answer = await connection.call(step.method, params, { timeoutMs: options.timeoutMs });
+    live = hideSecrets(answer as Json, secrets) as JsonRpcMessage;
   } catch (error) {
     if (!(error instanceof CassetteError)) throw error;
     why = error.message;

@@ -36,8 +36,9 @@ function smallDisk(t: TestContext): string | undefined {
   return undefined;
 }
 
+/** Unmounts the disk; lazily, so a process a failed test left holding a file cannot keep it mounted. */
 function unmount(dir: string): void {
-  spawnSync("umount", [dir]);
+  spawnSync("umount", ["-l", dir]);
 }
 
 /** Fills the disk: a file grown a kilobyte, then a byte, at a time until the disk refuses. */
@@ -173,9 +174,10 @@ test("HTTP recorder on a full disk keeps answering, then exits 9", async (t) => 
   const disk = smallDisk(t);
   if (!disk) return;
   const fixture = await startHttpFixture();
+  let recorder: Awaited<ReturnType<typeof startHttpRecorder>> | undefined;
   try {
     const cassette = path.join(disk, "h.cassette.jsonl");
-    const recorder = await startHttpRecorder(fixture.url, cassette);
+    recorder = await startHttpRecorder(fixture.url, cassette);
     const sessionId = await openSession(recorder.url);
     for (let id = 1; id <= 30; id++) {
       const answer = await post(recorder.url, callMessage(id, "echo", { id, big: BIG }), {
@@ -194,6 +196,7 @@ test("HTTP recorder on a full disk keeps answering, then exits 9", async (t) => 
     assertWholeLines(cassette);
     assert.deepEqual(readdirSync(disk), ["h.cassette.jsonl"]);
   } finally {
+    if (recorder?.child.exitCode === null) recorder.child.kill("SIGKILL");
     await fixture.stop("SIGTERM");
     unmount(disk);
   }
