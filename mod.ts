@@ -118,8 +118,8 @@ export {
   ReplayMissError,
   ServerUnreachableError,
   UsageError,
-} from "./src/errors.ts";
-export type { MissReport } from "./src/errors.ts";
+} from "./src/errors/errors.ts";
+export type { MissReport } from "./src/errors/errors.ts";
 export { ClaimFileError } from "./src/claim/claim.ts";
 export { ConfigError } from "./src/config/file.ts";
 
@@ -206,4 +206,4 @@ export type { Fault, FaultInjector, FaultSubject } from "./src/faults/types.ts";
 export type { PacingOptions } from "./src/faults/pacing.ts";
 export type { FingerprintOptions } from "./src/match/fingerprint.ts";
 export type { IgnorePath, PathStep } from "./src/match/ignore_paths.ts";
-export type { Json, JsonObject, JsonRpcId, JsonRpcMessage } from "./src/jsonrpc.ts";
+export type { Json, JsonObject, JsonRpcId, JsonRpcMessage } from "./src/jsonrpc/messages.ts";

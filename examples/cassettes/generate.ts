@@ -13,7 +13,7 @@
  * @module
  */
 import type { CassetteHeader, Entry } from "../../src/cassette/format.ts";
-import type { JsonObject } from "../../src/jsonrpc.ts";
+import type { JsonObject } from "../../src/jsonrpc/messages.ts";
 import { runtime } from "../../src/runtime/mod.ts";
 
 const PROTOCOL = "2025-11-25";

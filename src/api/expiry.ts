@@ -10,7 +10,7 @@
  */
 import path from "node:path";
 import { readCassetteLines } from "../cassette/reader.ts";
-import { UsageError } from "../errors.ts";
+import { UsageError } from "../errors/errors.ts";
 import { enforceExpiry, expiryOf, parseDuration, parseOnExpired } from "../modes/expiry.ts";
 import type { OnExpired } from "../modes/expiry.ts";
 import type { ModeAction, RecordMode } from "../modes/mode.ts";

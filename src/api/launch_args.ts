@@ -7,7 +7,7 @@
 import type { MatchMode } from "../replay/options.ts";
 import type { ModeAction, RecordMode } from "../modes/mode.ts";
 import { parseIgnorePaths } from "../match/ignore_paths.ts";
-import { UsageError } from "../errors.ts";
+import { UsageError } from "../errors/errors.ts";
 import { readSecrets } from "../secrets/env.ts";
 
 /** What the client is to run after mcp-cassette itself: record, replay or replay appending. */

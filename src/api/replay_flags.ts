@@ -6,7 +6,7 @@
  * @module
  */
 import path from "node:path";
-import { UsageError } from "../errors.ts";
+import { UsageError } from "../errors/errors.ts";
 import { checkLibraryOptions } from "../options/library.ts";
 import { REPLAY_OPTIONS } from "../options/replay.ts";
 import type { OptionSet } from "../options/spec.ts";

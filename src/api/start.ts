@@ -8,8 +8,8 @@
  */
 import path from "node:path";
 import { loadCassette } from "../cassette/reader.ts";
-import { UsageError } from "../errors.ts";
-import type { MissReport } from "../errors.ts";
+import { UsageError } from "../errors/errors.ts";
+import type { MissReport } from "../errors/errors.ts";
 import { ReplayEngine } from "../replay/engine.ts";
 import { serveHttp } from "../replay/http.ts";
 import type { ReplayReport } from "../replay/report.ts";
@@ -28,7 +28,7 @@ import type { ReplayFlags } from "./replay_flags.ts";
 import { beingWritten } from "../claim/claim.ts";
 import { parseIgnorePaths } from "../match/ignore_paths.ts";
 import type { MatchMode } from "../replay/options.ts";
-import { sleep } from "../util.ts";
+import { sleep } from "../util/helpers.ts";
 import { withTestingConfig } from "../config/testing.ts";
 import { planExpiry, settleRerecord } from "./expiry.ts";
 import { launchArgs, matchArgs, secretArgs, spyMode } from "./launch_args.ts";

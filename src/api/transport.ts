@@ -8,8 +8,8 @@
  */
 import { visible } from "../text/visible.ts";
 import { loadCassette } from "../cassette/reader.ts";
-import { UsageError } from "../errors.ts";
-import type { JsonRpcMessage } from "../jsonrpc.ts";
+import { UsageError } from "../errors/errors.ts";
+import type { JsonRpcMessage } from "../jsonrpc/messages.ts";
 import { ReplayEngine } from "../replay/engine.ts";
 import type { ReplayOptions } from "../replay/engine.ts";
 import type { Outlet } from "../replay/outlet.ts";

@@ -5,8 +5,8 @@
  *
  * @module
  */
-import { CassetteError, ReplayMissError } from "../errors.ts";
-import type { MissReport } from "../errors.ts";
+import { CassetteError, ReplayMissError } from "../errors/errors.ts";
+import type { MissReport } from "../errors/errors.ts";
 import type { MatchMode } from "../replay/options.ts";
 
 /** What a helper's result holds of a replay's report. */

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { CassetteFormatError } from "../errors.ts";
+import { CassetteFormatError } from "../errors/errors.ts";
 import { ENTRY_TYPES, FORMAT_NAME, FORMAT_VERSION } from "./format.ts";
 import type { CassetteHeader, Entry, MessageEntry } from "./format.ts";
 import {
@@ -16,7 +16,7 @@ import {
   msgTextOfLine,
 } from "./frame_text.ts";
 import { placeFrame, textCheck } from "./frame_store.ts";
-import { isObject } from "../util.ts";
+import { isObject } from "../util/helpers.ts";
 
 /**
  * `text` in a string of its own: a slice of a longer string keeps all of it

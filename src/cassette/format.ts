@@ -7,7 +7,7 @@
  *
  * @module
  */
-import type { Json, JsonObject } from "../jsonrpc.ts";
+import type { Json, JsonObject } from "../jsonrpc/messages.ts";
 
 /** The value of `format` on a header line. */
 export const FORMAT_NAME = "mcp-cassette";

@@ -12,8 +12,8 @@
  *
  * @module
  */
-import { CassetteFormatError } from "../errors.ts";
-import { fnv1a32 } from "../fnv.ts";
+import { CassetteFormatError } from "../errors/errors.ts";
+import { fnv1a32 } from "../util/fnv.ts";
 import type { MessageEntry } from "./format.ts";
 import type { RandomReads } from "../runtime/mod.ts";
 

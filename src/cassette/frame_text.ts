@@ -13,8 +13,8 @@
  * @module
  */
 import type { Direction, Entry, MessageEntry } from "./format.ts";
-import type { Json } from "../jsonrpc.ts";
-import { patchJsonText } from "../json_text.ts";
+import type { Json } from "../jsonrpc/messages.ts";
+import { patchJsonText } from "../json/text.ts";
 
 const texts = new WeakMap<MessageEntry, string>();
 

@@ -10,7 +10,7 @@
  *
  * @module
  */
-import { CassetteFormatError } from "../errors.ts";
+import { CassetteFormatError } from "../errors/errors.ts";
 import { openCassetteHead } from "./open.ts";
 import type { CassetteHead } from "./open.ts";
 import { finishHeader } from "./import/common.ts";

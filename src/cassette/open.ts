@@ -7,7 +7,7 @@
  *
  * @module
  */
-import { CassetteFormatError, UsageError } from "../errors.ts";
+import { CassetteFormatError, UsageError } from "../errors/errors.ts";
 import { runtime } from "../runtime/mod.ts";
 import type { FileInfo } from "../runtime/mod.ts";
 

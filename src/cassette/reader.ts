@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { CassetteFormatError } from "../errors.ts";
+import { CassetteFormatError } from "../errors/errors.ts";
 import { runtime } from "../runtime/mod.ts";
 import { openCassetteHead, openCassetteHeadBytes, opened, readFailure, textHead } from "./open.ts";
 import type { CassetteHead } from "./open.ts";

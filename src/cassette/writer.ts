@@ -6,8 +6,8 @@
  *
  * @module
  */
-import { CassetteError } from "../errors.ts";
-import type { WriteError } from "../errors.ts";
+import { CassetteError } from "../errors/errors.ts";
+import type { WriteError } from "../errors/errors.ts";
 import { checkTarget, createNew, openToAppend, SideFile, writeError } from "../files/safe_write.ts";
 import { runtime } from "../runtime/mod.ts";
 import type { AppendFile } from "../runtime/mod.ts";

@@ -4,17 +4,17 @@
  *
  * @module
  */
-import type { JsonObject } from "../jsonrpc.ts";
+import type { JsonObject } from "../jsonrpc/messages.ts";
 import { McpConnection, RpcError } from "../client/connection.ts";
 import type { ConnectionOptions } from "../client/connection.ts";
 import { initialize, listAll } from "../client/session.ts";
 import type { HandshakeOptions } from "../client/session.ts";
 import type { ClientTransport } from "../client/transport.ts";
-import { CassetteError } from "../errors.ts";
+import { CassetteError } from "../errors/errors.ts";
 import { checkToolSchema } from "./schema.ts";
 import { explainStartFailure } from "./start_failure.ts";
 import type { Severity } from "./schema.ts";
-import { isObject } from "../util.ts";
+import { isObject } from "../util/helpers.ts";
 
 /** One finding of `check`. */
 export interface CheckFinding {

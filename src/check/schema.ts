@@ -5,9 +5,9 @@
  *
  * @module
  */
-import type { Json, JsonObject } from "../jsonrpc.ts";
-import { pathStep } from "../json.ts";
-import { isObject } from "../util.ts";
+import type { Json, JsonObject } from "../jsonrpc/messages.ts";
+import { pathStep } from "../json/values.ts";
+import { isObject } from "../util/helpers.ts";
 
 /** How bad a finding is: errors fail `check`, warnings do not. */
 export type Severity = "error" | "warning";

@@ -5,9 +5,9 @@
  *
  * @module
  */
-import { ServerUnreachableError } from "../errors.ts";
+import { ServerUnreachableError } from "../errors/errors.ts";
 import type { ClientTransport } from "../client/transport.ts";
-import { sleep } from "../util.ts";
+import { sleep } from "../util/helpers.ts";
 
 /** A line that states an error: `Error: …`, `ModuleNotFoundError: …`, `error: …`, `panic: …`. */
 const ERROR_LINE =

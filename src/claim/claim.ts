@@ -12,9 +12,9 @@
  *
  * @module
  */
-import { CassetteError, ClaimError } from "../errors.ts";
+import { CassetteError, ClaimError } from "../errors/errors.ts";
 import { runtime } from "../runtime/mod.ts";
-import { sleep } from "../util.ts";
+import { sleep } from "../util/helpers.ts";
 import { createExclusive } from "../files/safe_write.ts";
 
 /** What a claim file holds. */

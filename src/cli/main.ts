@@ -3,7 +3,7 @@
  *
  * @module
  */
-import { CassetteError, describeError, ExitCode, UsageError } from "../errors.ts";
+import { CassetteError, describeError, ExitCode, UsageError } from "../errors/errors.ts";
 import { RECORDER_VERSION } from "../cassette/format.ts";
 import type { Command, CommandInput } from "./command.ts";
 import { optionNotes } from "../options/spec.ts";

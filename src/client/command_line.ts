@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { UsageError } from "../errors.ts";
+import { UsageError } from "../errors/errors.ts";
 
 /**
  * Splits `line` into words.

@@ -5,9 +5,9 @@
  *
  * @module
  */
-import { CassetteError, ServerUnreachableError } from "../errors.ts";
-import { classify, ErrorCode, idKey } from "../jsonrpc.ts";
-import type { Json, JsonObject, JsonRpcId, JsonRpcMessage } from "../jsonrpc.ts";
+import { CassetteError, ServerUnreachableError } from "../errors/errors.ts";
+import { classify, ErrorCode, idKey } from "../jsonrpc/messages.ts";
+import type { Json, JsonObject, JsonRpcId, JsonRpcMessage } from "../jsonrpc/messages.ts";
 import type { ClientTransport, IncomingFrame } from "./transport.ts";
 import { isRawFrame } from "./transport.ts";
 

@@ -14,8 +14,8 @@
  *
  * @module
  */
-import { ServerUnreachableError } from "../errors.ts";
-import type { Json } from "../jsonrpc.ts";
+import { ServerUnreachableError } from "../errors/errors.ts";
+import type { Json } from "../jsonrpc/messages.ts";
 import type { ClientTransport, IncomingFrame } from "./transport.ts";
 import { mediaType } from "../http/headers.ts";
 import { SseSplitter } from "../http/sse_splitter.ts";

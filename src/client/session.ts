@@ -4,13 +4,13 @@
  *
  * @module
  */
-import { CassetteError, ServerUnreachableError } from "../errors.ts";
-import type { JsonObject } from "../jsonrpc.ts";
+import { CassetteError, ServerUnreachableError } from "../errors/errors.ts";
+import type { JsonObject } from "../jsonrpc/messages.ts";
 import { RECORDER_VERSION } from "../cassette/format.ts";
 import type { McpConnection, RequestOptions } from "./connection.ts";
 import { RpcError } from "./connection.ts";
 import type { StdioClientTransport } from "./stdio.ts";
-import { asObject } from "../util.ts";
+import { asObject } from "../util/helpers.ts";
 
 /** The protocol revision our client asks for. */
 export const CLIENT_PROTOCOL_VERSION = "2025-11-25";

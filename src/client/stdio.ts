@@ -5,9 +5,9 @@
  *
  * @module
  */
-import { ServerUnreachableError } from "../errors.ts";
+import { ServerUnreachableError } from "../errors/errors.ts";
 import { JsonlLineStream } from "../framing/jsonl.ts";
-import type { Json } from "../jsonrpc.ts";
+import type { Json } from "../jsonrpc/messages.ts";
 import { runtime } from "../runtime/mod.ts";
 import type { PipedChildProcess } from "../runtime/mod.ts";
 import type { ClientTransport, IncomingFrame } from "./transport.ts";

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import type { Json } from "../jsonrpc.ts";
+import type { Json } from "../jsonrpc/messages.ts";
 
 /** A frame that arrived but was not JSON (a banner, a log line on stdout). */
 export interface RawFrame {

@@ -8,7 +8,7 @@ import { checkScriptFromFlags } from "../script/check.ts";
 import type { Command, CommandInput } from "../cli/command.ts";
 import { flag, positiveInt, stringOption } from "../cli/command.ts";
 import { colorEnabled, printOut } from "../cli/output.ts";
-import { ExitCode, UsageError } from "../errors.ts";
+import { ExitCode, UsageError } from "../errors/errors.ts";
 import { splitCommandLine } from "../client/command_line.ts";
 import { openTransport } from "../client/target.ts";
 // Registers the Streamable HTTP transport (src/http/) for --url; verify --url shares the registry.

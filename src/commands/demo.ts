@@ -7,7 +7,7 @@ import { DEMO_OPTIONS } from "../options/demo.ts";
 import type { Command } from "../cli/command.ts";
 import { flag, stringOption } from "../cli/command.ts";
 import { printOut } from "../cli/output.ts";
-import { ExitCode, UsageError } from "../errors.ts";
+import { ExitCode, UsageError } from "../errors/errors.ts";
 import { runtime } from "../runtime/mod.ts";
 import { runDemo } from "../demo/run.ts";
 import { DEMO_VARIANTS, serveDemo } from "../demo/servers.ts";

@@ -8,8 +8,8 @@ import type { Command } from "../cli/command.ts";
 import { flag, stringOption } from "../cli/command.ts";
 import { colorEnabled, paintLines, printOut } from "../cli/output.ts";
 import { diffFiles, formatDiffText } from "../diff/mod.ts";
-import { ExitCode, UsageError } from "../errors.ts";
-import { stableStringify } from "../json.ts";
+import { ExitCode, UsageError } from "../errors/errors.ts";
+import { stableStringify } from "../json/values.ts";
 
 /** How the text report is coloured: breaking changes red, additions green, the rest yellow. */
 const DIFF_COLOURS = [

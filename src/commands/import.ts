@@ -11,7 +11,7 @@ import { convertForeign } from "../cassette/import/stream.ts";
 import { CassetteWriter } from "../cassette/writer.ts";
 import { checkOutputPath } from "../cassette/open.ts";
 import type { Entry } from "../cassette/format.ts";
-import { CassetteError, ExitCode, UsageError } from "../errors.ts";
+import { CassetteError, ExitCode, UsageError } from "../errors/errors.ts";
 import { runtime } from "../runtime/mod.ts";
 
 /**

@@ -10,7 +10,7 @@ import { printOut } from "../cli/output.ts";
 import { loadCassette } from "../cassette/reader.ts";
 import type { Cassette } from "../cassette/reader.ts";
 import type { Entry } from "../cassette/format.ts";
-import { CassetteError, ExitCode, UsageError } from "../errors.ts";
+import { CassetteError, ExitCode, UsageError } from "../errors/errors.ts";
 import {
   formatReportText,
   formatTimelineText,
@@ -20,7 +20,7 @@ import {
   timelineOfFile,
 } from "../inspect/mod.ts";
 import type { InspectReport, TimelineRow } from "../inspect/mod.ts";
-import { stableStringify } from "../json.ts";
+import { stableStringify } from "../json/values.ts";
 import { listMessages } from "../surface/mod.ts";
 import { explainConfig } from "../config/explain.ts";
 import { formatJournalText, readReportJournal } from "../inspect/journal.ts";

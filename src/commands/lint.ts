@@ -7,7 +7,7 @@ import { LINT_OPTIONS } from "../options/lint.ts";
 import type { Command } from "../cli/command.ts";
 import { stringList, stringOption } from "../cli/command.ts";
 import { colorEnabled, paintLines, printOut } from "../cli/output.ts";
-import { ExitCode, UsageError } from "../errors.ts";
+import { ExitCode, UsageError } from "../errors/errors.ts";
 import { atLeast, knownRules, lintFile, loadPack, readBaseline } from "../lint/mod.ts";
 import type { Finding, LintBaseline, PatternRule, Severity } from "../lint/mod.ts";
 import { parseDuration } from "../modes/expiry.ts";

@@ -7,7 +7,7 @@ import { PRUNE_OPTIONS } from "../options/prune.ts";
 import type { Command } from "../cli/command.ts";
 import { flag, stringList, stringOption } from "../cli/command.ts";
 import { printErr, printOut } from "../cli/output.ts";
-import { ExitCode, UsageError } from "../errors.ts";
+import { ExitCode, UsageError } from "../errors/errors.ts";
 import { planPrune, prunedText } from "../prune/mod.ts";
 import type { RemovedExchange } from "../prune/mod.ts";
 import { writeAside } from "../view/reports.ts";

@@ -7,7 +7,7 @@ import { RECORD_OPTIONS } from "../options/record.ts";
 import type { Command } from "../cli/command.ts";
 import { flag, stringOption } from "../cli/command.ts";
 import { printErr } from "../cli/output.ts";
-import { UsageError } from "../errors.ts";
+import { UsageError } from "../errors/errors.ts";
 import { recordHttp } from "../record/http.ts";
 import { runRecord } from "../modes/record_run.ts";
 import { withClaim } from "../claim/claim.ts";

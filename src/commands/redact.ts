@@ -12,7 +12,7 @@ import type { Entry } from "../cassette/format.ts";
 import type { Command, CommandInput } from "../cli/command.ts";
 import { flag, stringList } from "../cli/command.ts";
 import { printErr, printOut } from "../cli/output.ts";
-import { ExitCode, UsageError } from "../errors.ts";
+import { ExitCode, UsageError } from "../errors/errors.ts";
 import { runtime } from "../runtime/mod.ts";
 import {
   createRedactor,

@@ -8,7 +8,7 @@
  * @module
  */
 import { runtime } from "../runtime/mod.ts";
-import { UsageError } from "../errors.ts";
+import { UsageError } from "../errors/errors.ts";
 import { createExclusive } from "../files/safe_write.ts";
 import { toHex } from "../redact/sha256.ts";
 import { KEY_HINT, PlaceholderDigest, randomBytes } from "../redact/digest.ts";

@@ -9,7 +9,7 @@ import { flag, positiveInt, stringList, stringOption } from "../cli/command.ts";
 import type { CassetteHeader } from "../cassette/format.ts";
 import { colorEnabled, paint, printErr } from "../cli/output.ts";
 import { loadCassette, replayReading, streamCassette } from "../cassette/reader.ts";
-import { ExitCode, UsageError } from "../errors.ts";
+import { ExitCode, UsageError } from "../errors/errors.ts";
 import { parsePacing } from "../faults/pacing.ts";
 import { ReplayEngine } from "../replay/engine.ts";
 import type { ReplayOptions } from "../replay/engine.ts";

@@ -9,7 +9,7 @@ import type { OptionValues } from "../cli/command.ts";
 import { flag, stringOption } from "../cli/command.ts";
 import type { CassetteHeader } from "../cassette/format.ts";
 import { printErr } from "../cli/output.ts";
-import { UsageError } from "../errors.ts";
+import { UsageError } from "../errors/errors.ts";
 import { enforceExpiry, expiryOf, parseDuration, parseOnExpired } from "../modes/expiry.ts";
 import type { ReplayReport } from "../replay/report.ts";
 

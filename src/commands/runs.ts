@@ -7,7 +7,7 @@ import { RUNS_OPTIONS } from "../options/runs.ts";
 import type { Command } from "../cli/command.ts";
 import { stringOption } from "../cli/command.ts";
 import { printOut } from "../cli/output.ts";
-import { ExitCode, UsageError } from "../errors.ts";
+import { ExitCode, UsageError } from "../errors/errors.ts";
 import { compareReports, formatMarkdown, formatTable } from "../runs/mod.ts";
 import { runtime } from "../runtime/mod.ts";
 

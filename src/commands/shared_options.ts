@@ -7,7 +7,7 @@ import type { OptionValues } from "../options/spec.ts";
 import { flag, stringList } from "../options/spec.ts";
 import type { FrameRedactor } from "../record/stdio.ts";
 import { runtime } from "../runtime/mod.ts";
-import { UsageError } from "../errors.ts";
+import { UsageError } from "../errors/errors.ts";
 import { TOKEN_ENV } from "../http/token.ts";
 
 /**

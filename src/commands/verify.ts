@@ -8,7 +8,7 @@ import { VERIFY_OPTIONS } from "../options/verify.ts";
 import type { Command, CommandInput } from "../cli/command.ts";
 import { flag, positiveInt, stringList, stringOption } from "../cli/command.ts";
 import { colorEnabled, printErr, printOut } from "../cli/output.ts";
-import { ExitCode, UsageError } from "../errors.ts";
+import { ExitCode, UsageError } from "../errors/errors.ts";
 // Registers the Streamable HTTP client transport for `verify --url`.
 import { describeTarget } from "../client/target.ts";
 import type { ServerTarget } from "../client/target.ts";

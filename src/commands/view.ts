@@ -7,7 +7,7 @@ import { VIEW_OPTIONS } from "../options/view.ts";
 import type { Command } from "../cli/command.ts";
 import { stringList, stringOption } from "../cli/command.ts";
 import { printOut } from "../cli/output.ts";
-import { ExitCode, UsageError } from "../errors.ts";
+import { ExitCode, UsageError } from "../errors/errors.ts";
 import { runtime } from "../runtime/mod.ts";
 import { renderCassettePage } from "../view/mod.ts";
 import { writeAside } from "../view/reports.ts";

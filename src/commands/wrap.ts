@@ -8,7 +8,7 @@ import { WRAP_OPTIONS } from "../options/wrap.ts";
 import type { Command, OptionValues } from "../cli/command.ts";
 import { flag, stringList, stringOption } from "../cli/command.ts";
 import { printErr } from "../cli/output.ts";
-import { UsageError } from "../errors.ts";
+import { UsageError } from "../errors/errors.ts";
 import type { WrapAction } from "../wrap/wrap.ts";
 
 function actionOf(values: OptionValues): WrapAction {

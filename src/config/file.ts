@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { UsageError } from "../errors.ts";
+import { UsageError } from "../errors/errors.ts";
 import { runtime } from "../runtime/mod.ts";
 import { closestName } from "../options/suggest.ts";
 import { CONFIG_SECTIONS } from "../options/sections.ts";

@@ -11,8 +11,8 @@ import { McpConnection } from "../client/connection.ts";
 import type { ServerRequestHandler } from "../client/connection.ts";
 import { initialize } from "../client/session.ts";
 import { StdioClientTransport } from "../client/stdio.ts";
-import { CassetteError } from "../errors.ts";
-import type { Json, JsonObject } from "../jsonrpc.ts";
+import { CassetteError } from "../errors/errors.ts";
+import type { Json, JsonObject } from "../jsonrpc/messages.ts";
 import { headerFor, writeCassette } from "../verify/update.ts";
 
 /** One scripted request. */

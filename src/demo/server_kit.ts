@@ -6,8 +6,8 @@
  * @module
  */
 import { JsonlLineStream } from "../framing/jsonl.ts";
-import { classify, ErrorCode } from "../jsonrpc.ts";
-import type { Json, JsonObject, JsonRpcId, JsonRpcMessage } from "../jsonrpc.ts";
+import { classify, ErrorCode } from "../jsonrpc/messages.ts";
+import type { Json, JsonObject, JsonRpcId, JsonRpcMessage } from "../jsonrpc/messages.ts";
 import { runtime } from "../runtime/mod.ts";
 
 /** An error a handler throws to answer with a JSON-RPC error. */

@@ -6,7 +6,7 @@
  *
  * @module
  */
-import type { JsonObject } from "../jsonrpc.ts";
+import type { JsonObject } from "../jsonrpc/messages.ts";
 import { serveStdio, textResult } from "./server_kit.ts";
 import type { ServerSpec, ToolSpec } from "./server_kit.ts";
 

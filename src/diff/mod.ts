@@ -12,14 +12,14 @@
  * @module
  */
 import type { Cassette } from "../cassette/reader.ts";
-import { stableStringify } from "../json.ts";
-import type { Json, JsonObject } from "../jsonrpc.ts";
+import { stableStringify } from "../json/values.ts";
+import type { Json, JsonObject } from "../jsonrpc/messages.ts";
 import { extractSurface } from "../surface/mod.ts";
 import { latestOf, readSurface } from "../surface/stream.ts";
 import type { SurfaceItem, SurfaceKind } from "../surface/mod.ts";
 import { diffSchema } from "./schema.ts";
 import type { Change } from "./schema.ts";
-import { isObject } from "../util.ts";
+import { isObject } from "../util/helpers.ts";
 
 export type { Change, SchemaRole } from "./schema.ts";
 export { diffSchema } from "./schema.ts";

@@ -7,9 +7,9 @@
  *
  * @module
  */
-import { stableStringify } from "../json.ts";
-import type { Json, JsonObject } from "../jsonrpc.ts";
-import { isObject } from "../util.ts";
+import { stableStringify } from "../json/values.ts";
+import type { Json, JsonObject } from "../jsonrpc/messages.ts";
+import { isObject } from "../util/helpers.ts";
 
 /** Which side of a call the schema describes. */
 export type SchemaRole = "input" | "output";

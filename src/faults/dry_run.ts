@@ -5,8 +5,8 @@
  * @module
  */
 import type { Entry } from "../cassette/format.ts";
-import { classify } from "../jsonrpc.ts";
-import type { JsonRpcMessage } from "../jsonrpc.ts";
+import { classify } from "../jsonrpc/messages.ts";
+import type { JsonRpcMessage } from "../jsonrpc/messages.ts";
 import { createFaultInjector } from "./injector.ts";
 import type { FaultInjectorOptions } from "./injector.ts";
 import { describeFaultEntry, faultSubjectFromRequest } from "./match.ts";

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { UsageError } from "../errors.ts";
+import { UsageError } from "../errors/errors.ts";
 import { describeFaultEntry, matchesSubject } from "./match.ts";
 import type { FaultEntry, FaultOverlay } from "./types.ts";
 import { entryRandom } from "./prng.ts";

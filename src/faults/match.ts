@@ -4,7 +4,7 @@
  *
  * @module
  */
-import type { JsonRpcMessage } from "../jsonrpc.ts";
+import type { JsonRpcMessage } from "../jsonrpc/messages.ts";
 import { NAMED_TARGET_METHODS } from "./overlay.ts";
 import type { FaultEntry, FaultMatch } from "./types.ts";
 import type { FaultSubject } from "./types.ts";

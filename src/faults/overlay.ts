@@ -20,7 +20,7 @@ import {
   show,
   Where,
 } from "./overlay_fields.ts";
-import { lineAndColumn } from "../jsonc.ts";
+import { lineAndColumn } from "../json/jsonc.ts";
 
 /** The methods a `tool`, `prompt` or `uri` target implies. */
 export const NAMED_TARGET_METHODS: Readonly<Record<"tool" | "prompt" | "uri", readonly string[]>> =

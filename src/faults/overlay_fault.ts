@@ -5,7 +5,7 @@
  *
  * @module
  */
-import type { Json } from "../jsonrpc.ts";
+import type { Json } from "../jsonrpc/messages.ts";
 import type { Fault } from "./types.ts";
 import {
   checkKeys,

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { CassetteError } from "../errors.ts";
+import { CassetteError } from "../errors/errors.ts";
 
 /** A fault overlay that cannot be used: names the file, the entry and the problem on one line. */
 export class FaultOverlayError extends CassetteError {

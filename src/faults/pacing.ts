@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { UsageError } from "../errors.ts";
+import { UsageError } from "../errors/errors.ts";
 
 /** How replay spaces its answers. */
 export interface PacingOptions {

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import type { Json, JsonRpcMessage } from "../jsonrpc.ts";
+import type { Json, JsonRpcMessage } from "../jsonrpc/messages.ts";
 
 /** One fault to apply to a matched request. */
 export type Fault =

@@ -16,7 +16,7 @@
  *
  * @module
  */
-import { CassetteError, WriteError } from "../errors.ts";
+import { CassetteError, WriteError } from "../errors/errors.ts";
 import { runtime } from "../runtime/mod.ts";
 import type { AppendFile, FileInfo } from "../runtime/mod.ts";
 

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import type { Json } from "../jsonrpc.ts";
+import type { Json } from "../jsonrpc/messages.ts";
 
 /** A body read with {@linkcode readBodyCapped}. */
 export interface CappedBody {

@@ -7,8 +7,8 @@
  *
  * @module
  */
-import { UsageError } from "../errors.ts";
-import { memoize } from "../memo.ts";
+import { UsageError } from "../errors/errors.ts";
+import { memoize } from "../util/memo.ts";
 import { bindsLoopbackOnly, canonicalHost, isLoopback } from "./loopback.ts";
 
 /** A parsed `HOST:PORT`. */

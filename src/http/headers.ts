@@ -6,7 +6,7 @@
  * @module
  */
 import { isCredentialHeader } from "../redact/keys.ts";
-import { memoize } from "../memo.ts";
+import { memoize } from "../util/memo.ts";
 
 export { isCredentialHeader };
 

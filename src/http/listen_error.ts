@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { UsageError } from "../errors.ts";
+import { UsageError } from "../errors/errors.ts";
 
 /**
  * Listens with `listen`; an address already in use becomes a

@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { ErrorCode } from "../jsonrpc.ts";
+import { ErrorCode } from "../jsonrpc/messages.ts";
 import { runtime } from "../runtime/mod.ts";
 import type { HttpServer, ServeInfo } from "../runtime/mod.ts";
 import { errorReply } from "./body.ts";

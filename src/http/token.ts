@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { ErrorCode } from "../jsonrpc.ts";
+import { ErrorCode } from "../jsonrpc/messages.ts";
 import { errorReply } from "./body.ts";
 
 /** The environment variable that sets the token when `--token` is not given. */

@@ -6,8 +6,8 @@
  *
  * @module
  */
-import { CassetteError } from "../errors.ts";
-import { isObject } from "../util.ts";
+import { CassetteError } from "../errors/errors.ts";
+import { isObject } from "../util/helpers.ts";
 import { runtime } from "../runtime/mod.ts";
 import { appendJournal, emptyJournal } from "../replay/journal.ts";
 import type { Journal, JournalEntry } from "../replay/journal.ts";

@@ -4,7 +4,7 @@
  * @module
  */
 import type { CassetteHeader } from "../cassette/format.ts";
-import type { JsonRpcId } from "../jsonrpc.ts";
+import type { JsonRpcId } from "../jsonrpc/messages.ts";
 
 /** p50, p95 and max of a set of durations, in milliseconds. */
 export interface Percentiles {

@@ -7,7 +7,7 @@
  */
 import type { CassetteHeader } from "../cassette/format.ts";
 import type { LocatedEntry } from "../cassette/reader.ts";
-import type { JsonObject } from "../jsonrpc.ts";
+import type { JsonObject } from "../jsonrpc/messages.ts";
 import type { LocatedMessage } from "../surface/mod.ts";
 import { paramsOf } from "../surface/mod.ts";
 import type { OrderedExchange, PairStep, StreamedSurface } from "../surface/stream.ts";

@@ -4,10 +4,10 @@
  *
  * @module
  */
-import type { Json, JsonObject } from "../jsonrpc.ts";
+import type { Json, JsonObject } from "../jsonrpc/messages.ts";
 import type { Exchange, LocatedMessage } from "../surface/mod.ts";
 import { pairMessages, pointerToken } from "../surface/mod.ts";
-import { isObject } from "../util.ts";
+import { isObject } from "../util/helpers.ts";
 
 /** The field ids a rule's `surface` may name (or match with `*`). */
 export const SURFACES: readonly string[] = [

@@ -5,8 +5,8 @@
  * @module
  */
 import { markupIn } from "./names.ts";
-import { stableStringify } from "../json.ts";
-import type { Json } from "../jsonrpc.ts";
+import { stableStringify } from "../json/values.ts";
+import type { Json } from "../jsonrpc/messages.ts";
 import type { SurfaceItem } from "../surface/mod.ts";
 import { latestOf } from "../surface/stream.ts";
 import type { StreamedSurface } from "../surface/stream.ts";

@@ -10,7 +10,7 @@
  */
 import type { LocatedEntry } from "../cassette/reader.ts";
 import { pointerToken } from "../surface/mod.ts";
-import { isObject } from "../util.ts";
+import { isObject } from "../util/helpers.ts";
 import type { Finding } from "./types.ts";
 
 // deno-lint-ignore no-control-regex -- control characters are what is looked for

@@ -5,7 +5,7 @@
  * @module
  */
 import { parse } from "smol-toml";
-import { CassetteError } from "../errors.ts";
+import { CassetteError } from "../errors/errors.ts";
 import { runtime } from "../runtime/mod.ts";
 import { isKnownSelector, SURFACES } from "./fields.ts";
 import type { RuleInfo, Severity } from "./types.ts";

@@ -5,7 +5,7 @@
  * @module
  */
 import { RECORDER_VERSION } from "../cassette/format.ts";
-import { stableStringify } from "../json.ts";
+import { stableStringify } from "../json/values.ts";
 import type { Finding, RuleInfo, Severity } from "./types.ts";
 import { atLeast } from "./types.ts";
 

@@ -4,8 +4,8 @@
  *
  * @module
  */
-import { firstDifference, pathStep } from "../json.ts";
-import type { Difference } from "../json.ts";
+import { firstDifference, pathStep } from "../json/values.ts";
+import type { Difference } from "../json/values.ts";
 
 import type { RequestKey } from "./fingerprint.ts";
 

@@ -8,12 +8,12 @@
  *
  * @module
  */
-import type { Json, JsonObject, JsonRpcMessage } from "../jsonrpc.ts";
-import { setOwn, stableStringify } from "../json.ts";
+import type { Json, JsonObject, JsonRpcMessage } from "../jsonrpc/messages.ts";
+import { setOwn, stableStringify } from "../json/values.ts";
 import { withoutIgnored } from "./ignore_paths.ts";
 import type { IgnorePath } from "./ignore_paths.ts";
-import { isObject } from "../util.ts";
-import { fnv1a32 } from "../fnv.ts";
+import { isObject } from "../util/helpers.ts";
+import { fnv1a32 } from "../util/fnv.ts";
 
 /** Methods matched by name alone: their params only negotiate, they do not select an answer. */
 const LIFECYCLE_METHODS: ReadonlySet<string> = new Set([

@@ -9,9 +9,9 @@
  *
  * @module
  */
-import { UsageError } from "../errors.ts";
-import type { Json, JsonObject, JsonRpcMessage } from "../jsonrpc.ts";
-import { setOwn } from "../json.ts";
+import { UsageError } from "../errors/errors.ts";
+import type { Json, JsonObject, JsonRpcMessage } from "../jsonrpc/messages.ts";
+import { setOwn } from "../json/values.ts";
 
 /** One step of a path: a key, an index, or any. */
 export type PathStep = string | number | typeof ANY;

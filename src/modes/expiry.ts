@@ -7,7 +7,7 @@
  *
  * @module
  */
-import { ExpiredError, UsageError } from "../errors.ts";
+import { ExpiredError, UsageError } from "../errors/errors.ts";
 
 /** What an expired cassette does. */
 export type OnExpired = "warn" | "fail" | "rerecord";

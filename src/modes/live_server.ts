@@ -4,10 +4,10 @@
  *
  * @module
  */
-import { ServerUnreachableError } from "../errors.ts";
+import { ServerUnreachableError } from "../errors/errors.ts";
 import { JsonlLineStream } from "../framing/jsonl.ts";
-import { ErrorCode, errorResponse, idKey } from "../jsonrpc.ts";
-import type { JsonRpcId, JsonRpcMessage } from "../jsonrpc.ts";
+import { ErrorCode, errorResponse, idKey } from "../jsonrpc/messages.ts";
+import type { JsonRpcId, JsonRpcMessage } from "../jsonrpc/messages.ts";
 import { runtime } from "../runtime/mod.ts";
 import type { ChildProcess } from "../runtime/mod.ts";
 import { ChildStopper, DEFAULT_GRACE_MS } from "../runtime/stop_child.ts";

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { UsageError } from "../errors.ts";
+import { UsageError } from "../errors/errors.ts";
 import { runtime } from "../runtime/mod.ts";
 
 /**

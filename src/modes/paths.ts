@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { UsageError } from "../errors.ts";
+import { UsageError } from "../errors/errors.ts";
 import { runtime } from "../runtime/mod.ts";
 
 function folderOf(path: string): string {

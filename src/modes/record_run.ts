@@ -6,12 +6,12 @@
  * @module
  */
 import { loadCassette } from "../cassette/reader.ts";
-import { UsageError } from "../errors.ts";
+import { UsageError } from "../errors/errors.ts";
 import { ReplayEngine } from "../replay/engine.ts";
 import { serveStdio } from "../replay/stdio.ts";
 import { formatReport } from "../replay/report.ts";
 import { recordStdio } from "../record/stdio.ts";
-import { CassetteError } from "../errors.ts";
+import { CassetteError } from "../errors/errors.ts";
 import type { StdioRecordOptions } from "../record/stdio.ts";
 import { runtime } from "../runtime/mod.ts";
 import { acquireClaim, beingWritten } from "../claim/claim.ts";

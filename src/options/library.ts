@@ -7,7 +7,7 @@
  *
  * @module
  */
-import { UsageError } from "../errors.ts";
+import { UsageError } from "../errors/errors.ts";
 import { isNumeric } from "./spec.ts";
 import type { OptionSet, OptionSpec } from "./spec.ts";
 import { closestName } from "./suggest.ts";

@@ -8,7 +8,7 @@
  *
  * @module
  */
-import { UsageError } from "../errors.ts";
+import { UsageError } from "../errors/errors.ts";
 
 /** One option of a command. */
 export interface OptionSpec {

@@ -17,8 +17,8 @@
 import type { Entry } from "../cassette/format.ts";
 import type { Cassette, LocatedEntry } from "../cassette/reader.ts";
 import { lineBatches, loadCassette } from "../cassette/reader.ts";
-import { UsageError } from "../errors.ts";
-import type { JsonObject } from "../jsonrpc.ts";
+import { UsageError } from "../errors/errors.ts";
+import type { JsonObject } from "../jsonrpc/messages.ts";
 import { buildEpisodes } from "../replay/episodes.ts";
 import type { Step, Trigger } from "../replay/episodes.ts";
 import { loadReports, wasAsked } from "../view/reports.ts";

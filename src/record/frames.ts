@@ -5,8 +5,8 @@
  * @module
  */
 import type { Direction, MessageEntry, RawEntry } from "../cassette/format.ts";
-import { tryParseJson } from "../json.ts";
-import type { Json } from "../jsonrpc.ts";
+import { tryParseJson } from "../json/values.ts";
+import type { Json } from "../jsonrpc/messages.ts";
 import { messageLine } from "../cassette/frame_text.ts";
 
 /** What a cassette holds in place of a frame that was forwarded but could not be recorded. */

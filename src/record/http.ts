@@ -18,7 +18,7 @@
  * @module
  */
 import { untilInterrupted } from "../runtime/signals.ts";
-import { UsageError } from "../errors.ts";
+import { UsageError } from "../errors/errors.ts";
 import { serveLocal } from "../http/serve.ts";
 import { CassetteWriter } from "../cassette/writer.ts";
 import { originFor } from "../http/guard.ts";

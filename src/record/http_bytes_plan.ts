@@ -6,7 +6,7 @@
  * @module
  */
 import { mediaType } from "../http/headers.ts";
-import { MAX_BATCH_SIZE } from "../jsonrpc.ts";
+import { MAX_BATCH_SIZE } from "../jsonrpc/messages.ts";
 import { HeadFields, latin1Bytes } from "./http1.ts";
 import type { Head } from "./http1.ts";
 import type { ClientBody } from "./http_exchange.ts";

@@ -5,8 +5,8 @@
  *
  * @module
  */
-import { ErrorCode } from "../jsonrpc.ts";
-import type { Json, JsonObject } from "../jsonrpc.ts";
+import { ErrorCode } from "../jsonrpc/messages.ts";
+import type { Json, JsonObject } from "../jsonrpc/messages.ts";
 import { forwardableHeaders, mediaType, scrubHeaders } from "../http/headers.ts";
 import type { HeaderRedactor, HeaderSource } from "../http/headers.ts";
 import { errorReply, readBodyCapped } from "../http/body.ts";

@@ -6,9 +6,9 @@
  * @module
  */
 import type { Era } from "../cassette/format.ts";
-import type { Json, JsonObject } from "../jsonrpc.ts";
-import { isObject } from "../util.ts";
-import { PROTOCOL_VERSION_META } from "../jsonrpc.ts";
+import type { Json, JsonObject } from "../jsonrpc/messages.ts";
+import { isObject } from "../util/helpers.ts";
+import { PROTOCOL_VERSION_META } from "../jsonrpc/messages.ts";
 
 /** A JSON-RPC message, or a batch of them: only one level is looked at, whatever the depth. */
 export function isJsonRpc(value: unknown): boolean {

@@ -16,8 +16,8 @@ import type {
 } from "../cassette/format.ts";
 import type { CassetteWriter } from "../cassette/writer.ts";
 import { entryText, keepFrameText, ownFrameText } from "../cassette/frame_text.ts";
-import { batchTooLarge, ErrorCode, MAX_BATCH_SIZE } from "../jsonrpc.ts";
-import type { Json, JsonObject } from "../jsonrpc.ts";
+import { batchTooLarge, ErrorCode, MAX_BATCH_SIZE } from "../jsonrpc/messages.ts";
+import type { Json, JsonObject } from "../jsonrpc/messages.ts";
 import { mediaType, scrubHeaders } from "../http/headers.ts";
 import type { HeaderRedactor } from "../http/headers.ts";
 import { errorReply } from "../http/body.ts";

@@ -6,7 +6,7 @@
  * @module
  */
 import type { Direction, Entry, SseFields } from "../cassette/format.ts";
-import type { Json, JsonObject } from "../jsonrpc.ts";
+import type { Json, JsonObject } from "../jsonrpc/messages.ts";
 import type { SseEvent } from "../framing/sse.ts";
 import { SseSplitter } from "../http/sse_splitter.ts";
 import { isJsonRpc, messagesOf, parseJson } from "./http_messages.ts";

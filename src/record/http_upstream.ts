@@ -7,9 +7,9 @@
  *
  * @module
  */
-import { UsageError } from "../errors.ts";
-import type { Json } from "../jsonrpc.ts";
-import { isObject } from "../util.ts";
+import { UsageError } from "../errors/errors.ts";
+import type { Json } from "../jsonrpc/messages.ts";
+import { isObject } from "../util/helpers.ts";
 
 const HIDDEN = "[redacted]";
 

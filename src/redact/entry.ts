@@ -6,7 +6,7 @@
  * @module
  */
 import type { CassetteHeader, Entry, RedactionInfo } from "../cassette/format.ts";
-import { tryParseJson } from "../json.ts";
+import { tryParseJson } from "../json/values.ts";
 import { isCredentialKey } from "./keys.ts";
 import { DEFAULT_KEY_RULE } from "./rules.ts";
 import type { Finding, Redactor } from "./redactor.ts";

@@ -28,7 +28,7 @@
  *
  * @module
  */
-import { memoize } from "../memo.ts";
+import { memoize } from "../util/memo.ts";
 
 const CREDENTIAL_WORDS: ReadonlySet<string> = new Set([
   "token",

@@ -19,7 +19,7 @@
  * @module
  */
 import type { Direction, RedactionInfo } from "../cassette/format.ts";
-import { CassetteError, UsageError } from "../errors.ts";
+import { CassetteError, UsageError } from "../errors/errors.ts";
 import { KEY_HINT, PlaceholderDigest } from "./digest.ts";
 import { DETECTOR_NAMES } from "./detectors.ts";
 import { loadPack } from "./pack.ts";

@@ -15,7 +15,7 @@
  *
  * @module
  */
-import { CassetteError, describeError, UsageError } from "../errors.ts";
+import { CassetteError, describeError, UsageError } from "../errors/errors.ts";
 import { runtime } from "../runtime/mod.ts";
 import { compileRegex, globMatcher, parsePointer, regexRule, RULE_DIRECTIONS } from "./rules.ts";
 import type { Rule, RuleDirection } from "./rules.ts";

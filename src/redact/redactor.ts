@@ -13,7 +13,7 @@
  * @module
  */
 import type { Direction, RedactionInfo } from "../cassette/format.ts";
-import type { Json, JsonObject } from "../jsonrpc.ts";
+import type { Json, JsonObject } from "../jsonrpc/messages.ts";
 import { looksLikeBase64 } from "./detectors.ts";
 import {
   CREDENTIAL_KEY_PATTERN,

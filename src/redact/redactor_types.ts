@@ -5,7 +5,7 @@
  * @module
  */
 import type { Direction, RedactionInfo } from "../cassette/format.ts";
-import type { Json } from "../jsonrpc.ts";
+import type { Json } from "../jsonrpc/messages.ts";
 import type { RedactOptions } from "./options.ts";
 
 /** One thing a rule would redact. */

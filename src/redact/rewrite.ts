@@ -6,7 +6,7 @@
  *
  * @module
  */
-import type { Json, JsonObject } from "../jsonrpc.ts";
+import type { Json, JsonObject } from "../jsonrpc/messages.ts";
 
 /** Where a value sits: a linked path, built only as deep as the walk goes. */
 export interface PathNode {

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { UsageError } from "../errors.ts";
+import { UsageError } from "../errors/errors.ts";
 import { DETECTORS } from "./detectors.ts";
 import type { Span } from "./detectors.ts";
 import { regexSpans } from "./detectors.ts";

@@ -5,9 +5,9 @@
  *
  * @module
  */
-import { idKey } from "../jsonrpc.ts";
-import type { Json, JsonRpcMessage } from "../jsonrpc.ts";
-import { firstDifference } from "../json.ts";
+import { idKey } from "../jsonrpc/messages.ts";
+import type { Json, JsonRpcMessage } from "../jsonrpc/messages.ts";
+import { firstDifference } from "../json/values.ts";
 import { stripVolatile } from "../match/fingerprint.ts";
 import type { Step } from "./episodes.ts";
 import type { ReplayOptions } from "./options.ts";

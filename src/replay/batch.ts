@@ -6,8 +6,8 @@
  *
  * @module
  */
-import { ErrorCode, errorResponse, MAX_BATCH_SIZE } from "../jsonrpc.ts";
-import type { JsonRpcMessage } from "../jsonrpc.ts";
+import { ErrorCode, errorResponse, MAX_BATCH_SIZE } from "../jsonrpc/messages.ts";
+import type { JsonRpcMessage } from "../jsonrpc/messages.ts";
 import type { Outlet } from "./outlet.ts";
 import type { ReplaySession } from "./session.ts";
 import { keepingIdText, lostIdText, memberTexts } from "./exact_id.ts";

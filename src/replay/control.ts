@@ -8,7 +8,7 @@
  *
  * @module
  */
-import { CassetteError } from "../errors.ts";
+import { CassetteError } from "../errors/errors.ts";
 import type { FaultInjector } from "../faults/types.ts";
 import { createFaultInjector, parseFaultOverlay } from "../faults/mod.ts";
 import type { ReplayEngine } from "./engine.ts";

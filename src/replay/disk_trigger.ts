@@ -21,7 +21,7 @@
  */
 import type { SseFields } from "../cassette/format.ts";
 import type { FramePlace, FrameStore } from "../cassette/frame_store.ts";
-import type { Json } from "../jsonrpc.ts";
+import type { Json } from "../jsonrpc/messages.ts";
 import { hashOf, requestKey } from "../match/fingerprint.ts";
 import { fallbackKey } from "../match/book_index.ts";
 import type { FingerprintOptions, RequestKey } from "../match/fingerprint.ts";

@@ -24,7 +24,7 @@ import { deferred, mergeSessions } from "./pooled_sessions.ts";
 import { journalRequest, settleJournal } from "./journal.ts";
 import { knownTools } from "./known_tools.ts";
 import type { JournalEntry, JournalOutcome } from "./journal.ts";
-import type { JsonRpcMessage } from "../jsonrpc.ts";
+import type { JsonRpcMessage } from "../jsonrpc/messages.ts";
 import type { RequestKey } from "../match/fingerprint.ts";
 
 export type { CustomMatcher, MatchMode, ReplayOptions } from "./options.ts";

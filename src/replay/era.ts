@@ -6,8 +6,8 @@
  * @module
  */
 import type { Era } from "../cassette/format.ts";
-import type { JsonObject, JsonRpcMessage } from "../jsonrpc.ts";
-import { PROTOCOL_VERSION_META } from "../jsonrpc.ts";
+import type { JsonObject, JsonRpcMessage } from "../jsonrpc/messages.ts";
+import { PROTOCOL_VERSION_META } from "../jsonrpc/messages.ts";
 
 /** The era a live request speaks, when it shows one. */
 function liveEra(message: JsonRpcMessage): Era | undefined {

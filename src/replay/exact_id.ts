@@ -8,8 +8,8 @@
  *
  * @module
  */
-import { elementSpans, memberSpan } from "../json_text.ts";
-import type { JsonRpcMessage } from "../jsonrpc.ts";
+import { elementSpans, memberSpan } from "../json/text.ts";
+import type { JsonRpcMessage } from "../jsonrpc/messages.ts";
 import type { Outlet } from "./outlet.ts";
 
 /** The id's own text in `text` (one message), when parsing lost it; otherwise undefined. */

@@ -4,11 +4,11 @@
  *
  * @module
  */
-import type { JsonObject, JsonRpcMessage } from "../jsonrpc.ts";
+import type { JsonObject, JsonRpcMessage } from "../jsonrpc/messages.ts";
 import type { Step } from "./episodes.ts";
 import { asRecorded, withProgressToken } from "./wire.ts";
 import type { Ready } from "./wire.ts";
-import { PROTOCOL_VERSION_META } from "../jsonrpc.ts";
+import { PROTOCOL_VERSION_META } from "../jsonrpc/messages.ts";
 
 const LOG_LEVELS = [
   "debug",

@@ -11,7 +11,7 @@
  *
  * @module
  */
-import type { JsonObject, JsonRpcMessage } from "../jsonrpc.ts";
+import type { JsonObject, JsonRpcMessage } from "../jsonrpc/messages.ts";
 import type { RequestKey } from "../match/fingerprint.ts";
 import type { Match } from "../match/answer_book.ts";
 import type { Trigger } from "./episodes.ts";

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { isObject } from "../util.ts";
+import { isObject } from "../util/helpers.ts";
 import type { RecordedSession } from "./episodes.ts";
 
 /** The names, sorted. Read once, at the end of a replay (a disk trigger reads its answer back). */

@@ -8,7 +8,7 @@
  *
  * @module
  */
-import type { JsonRpcMessage } from "../jsonrpc.ts";
+import type { JsonRpcMessage } from "../jsonrpc/messages.ts";
 import type { Ready } from "./wire.ts";
 
 /** `ready` with each placeholder in `values` replaced by its live value. */

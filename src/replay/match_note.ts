@@ -10,7 +10,7 @@ import type { Trigger } from "./episodes.ts";
 import type { ReplayOptions } from "./options.ts";
 import type { ReportSink } from "./source.ts";
 import { describe } from "./steps.ts";
-import type { JsonRpcMessage } from "../jsonrpc.ts";
+import type { JsonRpcMessage } from "../jsonrpc/messages.ts";
 import { outcomeOf } from "./journal.ts";
 import type { JournalEntry } from "./journal.ts";
 

@@ -12,7 +12,7 @@ import { diagnoseMiss } from "../match/diagnose.ts";
 import type { MissDiagnosis } from "../match/diagnose.ts";
 import { requestKey } from "../match/fingerprint.ts";
 import type { RequestKey } from "../match/fingerprint.ts";
-import type { JsonRpcId, JsonRpcMessage } from "../jsonrpc.ts";
+import type { JsonRpcId, JsonRpcMessage } from "../jsonrpc/messages.ts";
 import { withLiveValues } from "./live_values.ts";
 import { withLiveId } from "./wire.ts";
 import type { Ready } from "./wire.ts";

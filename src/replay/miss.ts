@@ -6,7 +6,7 @@
  *
  * @module
  */
-import type { MissReport } from "../errors.ts";
+import type { MissReport } from "../errors/errors.ts";
 import type { MissDiagnosis } from "../match/diagnose.ts";
 import type { RequestKey } from "../match/fingerprint.ts";
 import { volatileHint, volatileIgnores } from "./volatile_hint.ts";

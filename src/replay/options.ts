@@ -7,7 +7,7 @@
 import type { FaultInjector } from "../faults/types.ts";
 import type { PacingOptions } from "../faults/pacing.ts";
 import type { FingerprintOptions } from "../match/fingerprint.ts";
-import type { JsonRpcMessage } from "../jsonrpc.ts";
+import type { JsonRpcMessage } from "../jsonrpc/messages.ts";
 
 /** A live message with the recording's redaction applied (see `rewriteRequest`). */
 export interface RewrittenRequest {

@@ -7,8 +7,8 @@
  */
 import type { SseFields } from "../cassette/format.ts";
 import type { Fault } from "../faults/types.ts";
-import { ErrorCode, errorResponse } from "../jsonrpc.ts";
-import type { JsonRpcMessage } from "../jsonrpc.ts";
+import { ErrorCode, errorResponse } from "../jsonrpc/messages.ts";
+import type { JsonRpcMessage } from "../jsonrpc/messages.ts";
 import type { Trigger } from "./episodes.ts";
 
 /** Where a replay session sends what it serves. */

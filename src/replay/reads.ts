@@ -10,7 +10,7 @@
  *
  * @module
  */
-import type { JsonObject, JsonRpcMessage } from "../jsonrpc.ts";
+import type { JsonObject, JsonRpcMessage } from "../jsonrpc/messages.ts";
 import type { RequestKey } from "../match/fingerprint.ts";
 
 /** What is marked: a recorded trigger (./episodes.ts), as far as marking needs it. */

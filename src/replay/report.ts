@@ -3,7 +3,7 @@
  *
  * @module
  */
-import type { MissReport } from "../errors.ts";
+import type { MissReport } from "../errors/errors.ts";
 import { emptyJournal, resetJournal } from "./journal.ts";
 import type { Journal } from "./journal.ts";
 

@@ -3,13 +3,13 @@
  *
  * @module
  */
-import { ErrorCode, errorResponse, idKey } from "../jsonrpc.ts";
-import type { JsonObject, JsonRpcId, JsonRpcMessage } from "../jsonrpc.ts";
+import { ErrorCode, errorResponse, idKey } from "../jsonrpc/messages.ts";
+import type { JsonObject, JsonRpcId, JsonRpcMessage } from "../jsonrpc/messages.ts";
 import type { Match } from "../match/answer_book.ts";
 import { requestKey } from "../match/fingerprint.ts";
 import type { RequestKey } from "../match/fingerprint.ts";
 import type { Fault } from "../faults/types.ts";
-import { sleep } from "../util.ts";
+import { sleep } from "../util/helpers.ts";
 import { ServerRequests } from "./asking.ts";
 import type { RecordedSession, Step, Trigger } from "./episodes.ts";
 import { MatcherFailure, rewrittenAnswer, SessionMatcher } from "./matching.ts";
@@ -27,7 +27,7 @@ import { noteMatch } from "./match_note.ts";
 import { sameTrigger } from "./trigger_list.ts";
 import { whenSettled } from "./settling.ts";
 import { describeMiss } from "./miss.ts";
-import type { MissReport } from "../errors.ts";
+import type { MissReport } from "../errors/errors.ts";
 import type { JournalEntry } from "./journal.ts";
 
 type LiveRequest = JsonRpcMessage & { id: JsonRpcId };

@@ -11,7 +11,7 @@ import type { RecordedSession, Trigger } from "./episodes.ts";
 import type { ReplayReport } from "./report.ts";
 import type { JournalEntry, JournalOutcome } from "./journal.ts";
 import type { RequestKey } from "../match/fingerprint.ts";
-import type { JsonRpcMessage } from "../jsonrpc.ts";
+import type { JsonRpcMessage } from "../jsonrpc/messages.ts";
 
 /** The recording a session serves from. */
 export interface RecordingSource {

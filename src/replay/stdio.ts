@@ -3,7 +3,7 @@
  *
  * @module
  */
-import { ErrorCode, errorResponse } from "../jsonrpc.ts";
+import { ErrorCode, errorResponse } from "../jsonrpc/messages.ts";
 import { LineSplitter } from "../framing/jsonl.ts";
 import type { ReplayEngine } from "./engine.ts";
 import type { Outlet } from "./outlet.ts";
@@ -11,7 +11,7 @@ import { answerBatch, receiveGuarded } from "./batch.ts";
 import type { ReplaySession } from "./session.ts";
 import type { ReplayReport } from "./report.ts";
 import { chunkSource } from "../runtime/immediate.ts";
-import type { JsonRpcMessage } from "../jsonrpc.ts";
+import type { JsonRpcMessage } from "../jsonrpc/messages.ts";
 import { LineWriter } from "./line_writer.ts";
 
 /** Options of {@linkcode serveStdio}. */

@@ -9,7 +9,7 @@
  */
 import type { SseFields } from "../cassette/format.ts";
 import type { FramePlace, FrameStore } from "../cassette/frame_store.ts";
-import type { JsonRpcMessage } from "../jsonrpc.ts";
+import type { JsonRpcMessage } from "../jsonrpc/messages.ts";
 
 /** A recorded frame whose message is parsed from its text on each use. */
 export class TextFrame {

@@ -7,7 +7,7 @@
  * @module
  */
 import type { SseFields } from "../cassette/format.ts";
-import type { JsonRpcMessage } from "../jsonrpc.ts";
+import type { JsonRpcMessage } from "../jsonrpc/messages.ts";
 import type { HeldMessage, RequestKey } from "../match/fingerprint.ts";
 import type { RecordedExchange } from "./http/exchanges.ts";
 

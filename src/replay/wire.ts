@@ -6,8 +6,8 @@
  *
  * @module
  */
-import type { Json, JsonRpcId, JsonRpcMessage } from "../jsonrpc.ts";
-import { memberSpan, spliceSpan } from "../json_text.ts";
+import type { Json, JsonRpcId, JsonRpcMessage } from "../jsonrpc/messages.ts";
+import { memberSpan, spliceSpan } from "../json/text.ts";
 
 /** A recorded frame: its message, and its own text when that is not the serialised message. */
 export interface Frame {

@@ -9,8 +9,8 @@
 import { loadCassette } from "../cassette/reader.ts";
 import type { JournalEntry } from "../replay/journal.ts";
 import { listMessages } from "../surface/mod.ts";
-import { isObject } from "../util.ts";
-import { describeError } from "../errors.ts";
+import { isObject } from "../util/helpers.ts";
+import { describeError } from "../errors/errors.ts";
 import { headerSha256 } from "../view/reports.ts";
 
 /** The recorded arguments of each client request, by cassette line and name. */

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { UsageError } from "../errors.ts";
+import { UsageError } from "../errors/errors.ts";
 import { compareRuns } from "./compare.ts";
 import type { RunsReport } from "./compare.ts";
 import { readRecorded } from "./drift.ts";

@@ -7,7 +7,7 @@
  */
 import type { JournalEntry } from "../replay/journal.ts";
 import { runtime } from "../runtime/mod.ts";
-import { isObject } from "../util.ts";
+import { isObject } from "../util/helpers.ts";
 import { ReportError } from "../view/reports.ts";
 
 /** One run: a report's journal, the cassette it names and the tools the recording knows. */

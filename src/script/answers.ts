@@ -8,10 +8,10 @@
  */
 import type { ServerRequestAnswer, ServerRequestHandler } from "../client/connection.ts";
 import { defaultServerRequestAnswer } from "../client/connection.ts";
-import { ErrorCode } from "../jsonrpc.ts";
-import type { JsonObject } from "../jsonrpc.ts";
+import { ErrorCode } from "../jsonrpc/messages.ts";
+import type { JsonObject } from "../jsonrpc/messages.ts";
 import { asJson } from "./fields.ts";
-import { isObject } from "../util.ts";
+import { isObject } from "../util/helpers.ts";
 import type { Fail } from "./fields.ts";
 
 /** The parsed answers, by the method they answer. */

@@ -8,7 +8,7 @@
 import type { CheckScript } from "../check/run.ts";
 import type { OptionValues } from "../options/spec.ts";
 import { flag, stringOption } from "../options/spec.ts";
-import { UsageError } from "../errors.ts";
+import { UsageError } from "../errors/errors.ts";
 import { loadPlaybook } from "./playbook.ts";
 import type { Playbook } from "./playbook.ts";
 import { playbookConnectionOptions, playbookHandshake, runSteps } from "./runner.ts";

@@ -6,7 +6,7 @@
  */
 import type { OptionValues } from "../options/spec.ts";
 import { flag, stringList, stringOption } from "../options/spec.ts";
-import { UsageError } from "../errors.ts";
+import { UsageError } from "../errors/errors.ts";
 import { loadPlaybook } from "./playbook.ts";
 import { recordScripted } from "./record.ts";
 

@@ -3,8 +3,8 @@
  *
  * @module
  */
-import type { Json, JsonObject } from "../jsonrpc.ts";
-import { isObject } from "../util.ts";
+import type { Json, JsonObject } from "../jsonrpc/messages.ts";
+import { isObject } from "../util/helpers.ts";
 
 /** Reports a problem at a place in the playbook (never returns). */
 export type Fail = (problem: string) => never;

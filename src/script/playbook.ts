@@ -6,11 +6,11 @@
  *
  * @module
  */
-import { CassetteError } from "../errors.ts";
-import type { JsonObject } from "../jsonrpc.ts";
-import { jsoncLocator, parseJsonc } from "../jsonc.ts";
+import { CassetteError } from "../errors/errors.ts";
+import type { JsonObject } from "../jsonrpc/messages.ts";
+import { jsoncLocator, parseJsonc } from "../json/jsonc.ts";
 import { runtime } from "../runtime/mod.ts";
-import { isObject } from "../util.ts";
+import { isObject } from "../util/helpers.ts";
 import type { Fail } from "./fields.ts";
 import { parseStep } from "./steps.ts";
 import type { PlaybookStep } from "./steps.ts";

@@ -7,8 +7,8 @@
  *
  * @module
  */
-import { CassetteError, ServerUnreachableError } from "../errors.ts";
-import type { Json, JsonObject } from "../jsonrpc.ts";
+import { CassetteError, ServerUnreachableError } from "../errors/errors.ts";
+import type { Json, JsonObject } from "../jsonrpc/messages.ts";
 import { formatCommand, StdioClientTransport } from "../client/stdio.ts";
 import { openTransport } from "../client/target.ts";
 import type { ClientTransport } from "../client/transport.ts";

@@ -12,12 +12,12 @@ import type { ConnectionOptions } from "../client/connection.ts";
 import { initialize, MAX_PAGES } from "../client/session.ts";
 import type { HandshakeOptions, ServerHello } from "../client/session.ts";
 import type { ClientTransport } from "../client/transport.ts";
-import { describeError } from "../errors.ts";
-import type { Json, JsonObject, JsonRpcMessage } from "../jsonrpc.ts";
+import { describeError } from "../errors/errors.ts";
+import type { Json, JsonObject, JsonRpcMessage } from "../jsonrpc/messages.ts";
 import { answerServerRequests } from "./answers.ts";
 import type { Playbook } from "./playbook.ts";
 import type { PlaybookStep, RequestStep } from "./steps.ts";
-import { sleep } from "../util.ts";
+import { sleep } from "../util/helpers.ts";
 
 /** How one step went. */
 export interface StepOutcome {

@@ -7,12 +7,12 @@
  *
  * @module
  */
-import { jsonEqual } from "../json.ts";
-import type { Json } from "../jsonrpc.ts";
+import { jsonEqual } from "../json/values.ts";
+import type { Json } from "../jsonrpc/messages.ts";
 import type { RequestStep as PlannedRequest, VerifyPlan } from "../verify/plan.ts";
 import type { OptionValues } from "../options/spec.ts";
 import { flag, stringOption } from "../options/spec.ts";
-import { UsageError } from "../errors.ts";
+import { UsageError } from "../errors/errors.ts";
 import { loadPlaybook, PlaybookError } from "./playbook.ts";
 import type { Playbook } from "./playbook.ts";
 import type { RequestStep } from "./steps.ts";

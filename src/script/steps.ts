@@ -6,9 +6,9 @@
  *
  * @module
  */
-import type { JsonObject } from "../jsonrpc.ts";
+import type { JsonObject } from "../jsonrpc/messages.ts";
 import { asJson, needString, optionalObject } from "./fields.ts";
-import { isObject } from "../util.ts";
+import { isObject } from "../util/helpers.ts";
 import type { Fail } from "./fields.ts";
 
 /** A step that sends a request and waits for its answer. */

@@ -10,8 +10,8 @@
  * @module
  */
 import type { Direction, RedactionInfo } from "../cassette/format.ts";
-import { UsageError } from "../errors.ts";
-import type { Json } from "../jsonrpc.ts";
+import { UsageError } from "../errors/errors.ts";
+import type { Json } from "../jsonrpc/messages.ts";
 import type { Redactor } from "../redact/redactor_types.ts";
 import { runtime } from "../runtime/mod.ts";
 

@@ -7,8 +7,8 @@
  */
 import type { Direction } from "../cassette/format.ts";
 import type { LocatedEntry } from "../cassette/reader.ts";
-import { classify, idKey } from "../jsonrpc.ts";
-import type { Json, JsonObject, JsonRpcId, MessageKind } from "../jsonrpc.ts";
+import { classify, idKey } from "../jsonrpc/messages.ts";
+import type { Json, JsonObject, JsonRpcId, MessageKind } from "../jsonrpc/messages.ts";
 
 /** The name of the session entries without a `session` field belong to. */
 export const DEFAULT_SESSION = "default";

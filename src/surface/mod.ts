@@ -13,10 +13,10 @@
  * @module
  */
 import type { LocatedEntry } from "../cassette/reader.ts";
-import type { Json, JsonObject } from "../jsonrpc.ts";
+import type { Json, JsonObject } from "../jsonrpc/messages.ts";
 import { listMessages, pairMessages, pointerToken, resultOf } from "./messages.ts";
 import type { Exchange, LocatedMessage } from "./messages.ts";
-import { isObject } from "../util.ts";
+import { isObject } from "../util/helpers.ts";
 
 export * from "./messages.ts";
 

@@ -12,7 +12,7 @@ import type {
   CassetteServer,
   FinishOptions,
 } from "../api/start.ts";
-import { UsageError } from "../errors.ts";
+import { UsageError } from "../errors/errors.ts";
 import { runtime } from "../runtime/mod.ts";
 
 /** The default folder for per-test cassettes. */

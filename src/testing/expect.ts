@@ -22,7 +22,7 @@
  *
  * @module
  */
-import { UsageError } from "../errors.ts";
+import { UsageError } from "../errors/errors.ts";
 import type { Journal, JournalEntry } from "../replay/journal.ts";
 import type { RecordedUse } from "../replay/report.ts";
 import {

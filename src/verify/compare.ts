@@ -4,8 +4,8 @@
  *
  * @module
  */
-import type { Json, JsonRpcMessage } from "../jsonrpc.ts";
-import { pathStep, stableStringify } from "../json.ts";
+import type { Json, JsonRpcMessage } from "../jsonrpc/messages.ts";
+import { pathStep, stableStringify } from "../json/values.ts";
 import { normalizeAnswer } from "./normalize.ts";
 import type { IgnorePattern } from "./normalize.ts";
 

@@ -6,9 +6,9 @@
  *
  * @module
  */
-import type { Json, JsonObject } from "../jsonrpc.ts";
-import { pathStep, setOwn, tryParseJson } from "../json.ts";
-import { isObject } from "../util.ts";
+import type { Json, JsonObject } from "../jsonrpc/messages.ts";
+import { pathStep, setOwn, tryParseJson } from "../json/values.ts";
+import { isObject } from "../util/helpers.ts";
 
 const ISO_TIMESTAMP =
   /\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?/g;

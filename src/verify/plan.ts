@@ -9,11 +9,11 @@
 import { feedCassette, feedCassetteFile } from "../cassette/entries.ts";
 import type { CassetteSink, CassetteStart } from "../cassette/entries.ts";
 import type { Cassette, LocatedEntry } from "../cassette/reader.ts";
-import { CassetteError } from "../errors.ts";
-import { classify, idKey } from "../jsonrpc.ts";
-import type { Json, JsonObject, JsonRpcId, JsonRpcMessage } from "../jsonrpc.ts";
+import { CassetteError } from "../errors/errors.ts";
+import { classify, idKey } from "../jsonrpc/messages.ts";
+import type { Json, JsonObject, JsonRpcId, JsonRpcMessage } from "../jsonrpc/messages.ts";
 import type { ServerRequestAnswer } from "../client/connection.ts";
-import { isObject } from "../util.ts";
+import { isObject } from "../util/helpers.ts";
 
 /** A recorded client request and its recorded answer. */
 export interface RequestStep {

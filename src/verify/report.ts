@@ -5,7 +5,7 @@
  * @module
  */
 import { visible } from "../text/visible.ts";
-import type { Json } from "../jsonrpc.ts";
+import type { Json } from "../jsonrpc/messages.ts";
 import { paint } from "../text/paint.ts";
 import type { Regression } from "./compare.ts";
 import { REGRESSION_KINDS } from "./compare.ts";

@@ -8,7 +8,7 @@ import { CassetteWriter } from "../cassette/writer.ts";
 import { makeHeader } from "../cassette/format.ts";
 import type { CassetteHeader, Entry } from "../cassette/format.ts";
 import type { ServerTarget } from "../client/target.ts";
-import { isObject } from "../util.ts";
+import { isObject } from "../util/helpers.ts";
 
 /** Builds a header for entries recorded from `target`, reading the handshake out of them. */
 export function headerFor(target: ServerTarget, entries: readonly Entry[]): CassetteHeader {

@@ -7,11 +7,11 @@
  * @module
  */
 import type { Cassette } from "../cassette/reader.ts";
-import { CassetteError } from "../errors.ts";
+import { CassetteError } from "../errors/errors.ts";
 import { sha256Hex } from "../redact/sha256.ts";
 import { listMessages } from "../surface/mod.ts";
 import { runtime } from "../runtime/mod.ts";
-import { isObject } from "../util.ts";
+import { isObject } from "../util/helpers.ts";
 
 /** A report that cannot be used: names the file and what is wrong with it. */
 export class ReportError extends CassetteError {

@@ -6,7 +6,7 @@
  * @module
  */
 import type { Cassette } from "../cassette/reader.ts";
-import type { JsonObject } from "../jsonrpc.ts";
+import type { JsonObject } from "../jsonrpc/messages.ts";
 import { DEFAULT_SESSION, listMessages, pairMessages, paramsOf } from "../surface/mod.ts";
 import { extractSurface } from "../surface/mod.ts";
 

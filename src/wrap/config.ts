@@ -6,9 +6,9 @@
  *
  * @module
  */
-import { CassetteError } from "../errors.ts";
-import { parseJsonc } from "../jsonc.ts";
-import { isObject } from "../util.ts";
+import { CassetteError } from "../errors/errors.ts";
+import { parseJsonc } from "../json/jsonc.ts";
+import { isObject } from "../util/helpers.ts";
 
 /** A config file that cannot be wrapped: names the file and the problem. */
 export class ConfigError extends CassetteError {

@@ -9,7 +9,7 @@ import {
   splitCommandLine,
   StdioClientTransport,
 } from "../../src/client/mod.ts";
-import { ServerUnreachableError, UsageError } from "../../src/errors.ts";
+import { ServerUnreachableError, UsageError } from "../../src/errors/errors.ts";
 import { EVERYTHING, fixture, ROOT } from "../verify/_helpers.ts";
 import { DENO } from "../helpers.ts";
 

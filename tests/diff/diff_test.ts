@@ -2,7 +2,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import path from "node:path";
 import { diffCassettes, diffItem, diffSchema } from "../../src/diff/mod.ts";
-import type { JsonObject } from "../../src/jsonrpc.ts";
+import type { JsonObject } from "../../src/jsonrpc/messages.ts";
 import { CLI, ROOT, run } from "../helpers.ts";
 import { cassette, session, tool } from "../lint/build.ts";
 

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { UsageError } from "../../src/errors.ts";
+import { UsageError } from "../../src/errors/errors.ts";
 import { createFaultInjector, parseFaultOverlay, parseFaultSeed } from "../../src/faults/mod.ts";
 import type { FaultSubject } from "../../src/faults/mod.ts";
 import { callTool, request } from "./helpers.ts";

@@ -3,7 +3,7 @@ import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, it } from "node:test";
-import { CassetteError, ExitCode } from "../../src/errors.ts";
+import { CassetteError, ExitCode } from "../../src/errors/errors.ts";
 import { FaultOverlayError, loadFaultOverlay, parseFaultOverlay } from "../../src/faults/mod.ts";
 
 describe("parseFaultOverlay", () => {

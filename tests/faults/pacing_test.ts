@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { UsageError } from "../../src/errors.ts";
+import { UsageError } from "../../src/errors/errors.ts";
 import { pacedDelay, parsePacing } from "../../src/faults/mod.ts";
 
 describe("parsePacing", () => {

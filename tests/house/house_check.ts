@@ -314,11 +314,11 @@ function hasDocComment(source: Source, statement: ts.Statement): boolean {
 
 /** The shared helpers and their one home each. */
 const HELPER_HOMES: Readonly<Record<string, string>> = {
-  isObject: "src/util.ts",
-  asObject: "src/util.ts",
-  isPlainObject: "src/util.ts",
-  sleep: "src/util.ts",
-  isRequest: "src/jsonrpc.ts",
+  isObject: "src/util/helpers.ts",
+  asObject: "src/util/helpers.ts",
+  isPlainObject: "src/util/helpers.ts",
+  sleep: "src/util/helpers.ts",
+  isRequest: "src/jsonrpc/messages.ts",
 };
 
 /** Functions named as a shared helper declared anywhere but the helper's home. */

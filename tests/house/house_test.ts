@@ -65,7 +65,7 @@ describe("the house rules over src/", () => {
   test("no import cycle, type-only imports included", () => assertClean("cycle"));
   test("no Deno., Bun. or process. outside src/runtime/", () => assertClean("host"));
   test("every export has a doc comment", () => assertClean("doc"));
-  test("no local copy of a shared helper (src/util.ts, src/jsonrpc.ts)", () =>
+  test("no local copy of a shared helper (src/util/helpers.ts, src/jsonrpc/messages.ts)", () =>
     assertClean("helper"));
   test("the library and the gates never import src/cli/, directly or through others", () =>
     assertClean("layer"));
@@ -162,12 +162,12 @@ describe("the house checker", () => {
 
   test("finds a local copy of a shared helper, and spares its home and methods", () => {
     const keys = check({
-      "src/util.ts": `/** x */\nexport function sleep() {}\n`,
+      "src/util/helpers.ts": `/** x */\nexport function sleep() {}\n`,
       "src/a.ts": `function sleep() {}\nfunction isRequest() {}\nclass K {\n  isObject() {}\n}\n`,
     }, (root) => helperCopies(loadSources(root)).map((v) => v.key));
     assert.deepEqual(keys, [
-      "src/a.ts: a copy of sleep (use src/util.ts)",
-      "src/a.ts: a copy of isRequest (use src/jsonrpc.ts)",
+      "src/a.ts: a copy of sleep (use src/util/helpers.ts)",
+      "src/a.ts: a copy of isRequest (use src/jsonrpc/messages.ts)",
     ]);
   });
 

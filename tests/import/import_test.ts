@@ -5,8 +5,8 @@ import path from "node:path";
 import { importForeign } from "../../src/cassette/import.ts";
 import { loadCassette } from "../../src/cassette/reader.ts";
 import type { Cassette } from "../../src/cassette/reader.ts";
-import { CassetteFormatError } from "../../src/errors.ts";
-import type { JsonObject } from "../../src/jsonrpc.ts";
+import { CassetteFormatError } from "../../src/errors/errors.ts";
+import type { JsonObject } from "../../src/jsonrpc/messages.ts";
 import { CLI, FOREIGN, run, tempDir } from "../helpers.ts";
 import type { RunResult } from "../helpers.ts";
 

@@ -10,8 +10,8 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { loadCassette } from "../../src/cassette/reader.ts";
-import type { JsonRpcMessage } from "../../src/jsonrpc.ts";
-import { idKey } from "../../src/jsonrpc.ts";
+import type { JsonRpcMessage } from "../../src/jsonrpc/messages.ts";
+import { idKey } from "../../src/jsonrpc/messages.ts";
 import { CLI, DENO, FOREIGN, ROOT, run } from "../helpers.ts";
 
 const CLIENT = [

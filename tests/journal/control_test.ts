@@ -19,7 +19,7 @@ import { recordCommand, runClient } from "../faults_e2e/_shared.ts";
 import type { Call } from "../faults_e2e/_shared.ts";
 import { Client } from "../sdk.ts";
 import { ReplayTransport } from "../../src/api/transport.ts";
-import { CassetteError } from "../../src/errors.ts";
+import { CassetteError } from "../../src/errors/errors.ts";
 import type { Journal } from "../../src/replay/journal.ts";
 
 const ECHO_ONE: Call = {

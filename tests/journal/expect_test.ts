@@ -13,7 +13,7 @@ import type { Call } from "../faults_e2e/_shared.ts";
 import { Client, StdioClientTransport } from "../sdk.ts";
 import { ReplayTransport } from "../../src/api/transport.ts";
 import { startCassette } from "../../src/api/start.ts";
-import { UsageError } from "../../src/errors.ts";
+import { UsageError } from "../../src/errors/errors.ts";
 import type { ReplayReport } from "../../src/replay/report.ts";
 import {
   expectAllPlayed,

@@ -3,7 +3,7 @@ import { writeFileSync } from "node:fs";
 import path from "node:path";
 import type { Cassette, LocatedEntry } from "../../src/cassette/reader.ts";
 import type { CassetteHeader, Entry } from "../../src/cassette/format.ts";
-import type { Json, JsonObject } from "../../src/jsonrpc.ts";
+import type { Json, JsonObject } from "../../src/jsonrpc/messages.ts";
 import { tempDir } from "../helpers.ts";
 
 /** A header like a stdio recorder writes. */

@@ -10,7 +10,7 @@ import path from "node:path";
 import { appendFileSync } from "node:fs";
 import { loadCassette } from "../../src/cassette/reader.ts";
 import type { Entry } from "../../src/cassette/format.ts";
-import type { Json } from "../../src/jsonrpc.ts";
+import type { Json } from "../../src/jsonrpc/messages.ts";
 import { lintCassette, lintFile, readBaseline } from "../../src/lint/mod.ts";
 import { inspectCassette, inspectFile, timeline, timelineOfFile } from "../../src/inspect/mod.ts";
 import { extractSurface, listMessages, pairMessages } from "../../src/surface/mod.ts";

@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { AnswerBook } from "../../src/match/answer_book.ts";
 import { diagnoseMiss } from "../../src/match/diagnose.ts";
 import { keyHash, normaliseParams, requestKey } from "../../src/match/fingerprint.ts";
-import type { JsonRpcMessage } from "../../src/jsonrpc.ts";
+import type { JsonRpcMessage } from "../../src/jsonrpc/messages.ts";
 
 const call = (name: string, args: unknown, extra: Record<string, unknown> = {}): JsonRpcMessage =>
   ({

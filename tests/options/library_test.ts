@@ -7,7 +7,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { replayFlags } from "../../src/api/replay_flags.ts";
 import type { ReplayFlags } from "../../src/api/replay_flags.ts";
-import { UsageError } from "../../src/errors.ts";
+import { UsageError } from "../../src/errors/errors.ts";
 
 function refused(flags: Record<string, unknown>): string {
   try {

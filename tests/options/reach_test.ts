@@ -22,7 +22,7 @@ import { checkLibraryOptions, libraryName } from "../../src/options/library.ts";
 import { CONFIG_SECTIONS, envName, KEY_ALIASES } from "../../src/options/sections.ts";
 import { isNumeric } from "../../src/options/spec.ts";
 import type { OptionSpec } from "../../src/options/spec.ts";
-import { UsageError } from "../../src/errors.ts";
+import { UsageError } from "../../src/errors/errors.ts";
 import { ROOT } from "../helpers.ts";
 
 const visible = (options: Record<string, OptionSpec>) =>

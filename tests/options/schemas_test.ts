@@ -14,7 +14,7 @@ import type { ValidateFunction } from "ajv/dist/2020.js";
 import { parse as parseToml } from "smol-toml";
 import { renderSchema, SCHEMA_DIR, SCHEMAS } from "../../scripts/gen_schemas.ts";
 import { DIALECT } from "../../scripts/schemas/common.ts";
-import { parseJsonc } from "../../src/jsonc.ts";
+import { parseJsonc } from "../../src/json/jsonc.ts";
 import { CONFIG_SECTIONS } from "../../src/options/sections.ts";
 import { parsePlaybook } from "../../src/script/playbook.ts";
 import { parseFaultOverlay } from "../../src/faults/overlay.ts";

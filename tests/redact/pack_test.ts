@@ -4,9 +4,9 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createHash } from "node:crypto";
-import { CassetteError } from "../../src/errors.ts";
+import { CassetteError } from "../../src/errors/errors.ts";
 import { createRedactor, createReplayRedactor } from "../../src/redact/mod.ts";
-import type { Json } from "../../src/jsonrpc.ts";
+import type { Json } from "../../src/jsonrpc/messages.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "redact-pack-"));
 after(() => rmSync(dir, { recursive: true, force: true }));

@@ -2,7 +2,7 @@ import { describe, it } from "node:test";
 import assert from "node:assert/strict";
 import fc from "fast-check";
 import { createRedactor } from "../../src/redact/mod.ts";
-import type { Json } from "../../src/jsonrpc.ts";
+import type { Json } from "../../src/jsonrpc/messages.ts";
 
 const SECRETS = [
   "ann@example.org",

@@ -6,7 +6,7 @@ import {
   isPlaceholder,
   redactCommandLine,
 } from "../../src/redact/mod.ts";
-import type { Json } from "../../src/jsonrpc.ts";
+import type { Json } from "../../src/jsonrpc/messages.ts";
 
 const PNG =
   "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==";

@@ -13,7 +13,7 @@ import net from "node:net";
 import { readFileSync, rmSync } from "node:fs";
 import path from "node:path";
 import { loadCassette } from "../../src/cassette/reader.ts";
-import { MAX_BATCH_SIZE } from "../../src/jsonrpc.ts";
+import { MAX_BATCH_SIZE } from "../../src/jsonrpc/messages.ts";
 import { recordHttp } from "../../src/record/http.ts";
 import { ReplayEngine } from "../../src/replay/engine.ts";
 import { serveHttp } from "../../src/replay/http.ts";

@@ -13,8 +13,8 @@ import { makeHeader } from "../../src/cassette/format.ts";
 import type { Entry } from "../../src/cassette/format.ts";
 import { normaliseParams, requestKey, targetName } from "../../src/match/fingerprint.ts";
 import { entryForLine, isBareJson, messageEntryLine } from "../../src/record/frames.ts";
-import { stableStringify } from "../../src/json.ts";
-import type { JsonRpcMessage } from "../../src/jsonrpc.ts";
+import { stableStringify } from "../../src/json/values.ts";
+import type { JsonRpcMessage } from "../../src/jsonrpc/messages.ts";
 import { tempDir } from "../helpers.ts";
 
 const RUNS = { numRuns: 100 };

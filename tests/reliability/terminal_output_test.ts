@@ -13,7 +13,7 @@ import path from "node:path";
 import { CLI, initializeRequest, run, tempDir } from "../helpers.ts";
 import { call, FIXTURE, initialize, LineProcess } from "./_helpers.ts";
 import { loadCassette } from "../../src/cassette/reader.ts";
-import { CassetteFormatError } from "../../src/errors.ts";
+import { CassetteFormatError } from "../../src/errors/errors.ts";
 
 /** Clear screen, retitle the window (OSC ... BEL), a C1 CSI, a right-to-left override. */
 const EVIL = "\x1b[2J\x1b]0;owned\x07\u009b31m\u202e\r";

@@ -16,7 +16,7 @@ import { recordStdio } from "../../src/record/stdio.ts";
 import { recordHttp } from "../../src/record/http.ts";
 import { createRedactor } from "../../src/redact/mod.ts";
 import type { Redactor } from "../../src/redact/mod.ts";
-import type { Json } from "../../src/jsonrpc.ts";
+import type { Json } from "../../src/jsonrpc/messages.ts";
 import { tempDir } from "../helpers.ts";
 import { call, FIXTURE, initialize, pollUntil } from "./_helpers.ts";
 import { callMessage, openSession, post, startHttpFixture } from "./_http.ts";

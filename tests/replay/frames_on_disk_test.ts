@@ -14,7 +14,7 @@ import path from "node:path";
 import { CLI, tempDir } from "../helpers.ts";
 import { streamCassette } from "../../src/cassette/reader.ts";
 import { ReplayEngine } from "../../src/replay/engine.ts";
-import { CassetteFormatError } from "../../src/errors.ts";
+import { CassetteFormatError } from "../../src/errors/errors.ts";
 
 const CALLS = 300;
 const HEADER = JSON.stringify({

@@ -14,7 +14,7 @@ import type { Outlet } from "../../src/replay/outlet.ts";
 import { loadCassette } from "../../src/cassette/reader.ts";
 import type { CassetteStream, LocatedEntry } from "../../src/cassette/reader.ts";
 import type { CassetteHeader } from "../../src/cassette/format.ts";
-import type { JsonRpcMessage } from "../../src/jsonrpc.ts";
+import type { JsonRpcMessage } from "../../src/jsonrpc/messages.ts";
 import { ROOT } from "../helpers.ts";
 
 /** A turn of the event loop: the engine reads what the test let through. */

@@ -6,7 +6,7 @@
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import type { JsonRpcMessage } from "../../src/jsonrpc.ts";
+import type { JsonRpcMessage } from "../../src/jsonrpc/messages.ts";
 import { withLiveId } from "../../src/replay/wire.ts";
 
 test("withLiveId: the recorded text keeps its own spacing and number forms, only the id changes", () => {

@@ -6,7 +6,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { parsePlaybook, PlaybookError } from "../../src/script/playbook.ts";
 import { answerServerRequests } from "../../src/script/answers.ts";
-import { CassetteError, ExitCode } from "../../src/errors.ts";
+import { CassetteError, ExitCode } from "../../src/errors/errors.ts";
 
 test("the smallest playbook is one tool call", async () => {
   const playbook = await parsePlaybook(

@@ -6,7 +6,7 @@
  */
 import type { CassetteHeader, Entry, Era, Transport } from "../format.ts";
 import { FORMAT_NAME, FORMAT_VERSION, RECORDER_VERSION } from "../format.ts";
-import type { Json, JsonObject } from "../../jsonrpc.ts";
+import type { Json, JsonObject } from "../../jsonrpc/messages.ts";
 
 /**
  * An entry with the source line it came from: the reader's `LocatedEntry`,

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { CassetteFormatError } from "../../errors.ts";
+import { CassetteFormatError } from "../../errors/errors.ts";
 import { objectOrUndefined } from "./common.ts";
 
 /** The one line that says which formats are known. */

@@ -5,9 +5,9 @@
  *
  * @module
  */
-import { CassetteFormatError } from "../../errors.ts";
+import { CassetteFormatError } from "../../errors/errors.ts";
 import { LineSplitter } from "../../framing/jsonl.ts";
-import type { JsonObject } from "../../jsonrpc.ts";
+import type { JsonObject } from "../../jsonrpc/messages.ts";
 import { objectOrUndefined } from "./common.ts";
 
 /** One parsed line of a JSONL file, with its line number. */

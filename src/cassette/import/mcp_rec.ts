@@ -8,8 +8,8 @@
  *
  * @module
  */
-import { CassetteFormatError } from "../../errors.ts";
-import type { JsonObject } from "../../jsonrpc.ts";
+import { CassetteFormatError } from "../../errors/errors.ts";
+import type { JsonObject } from "../../jsonrpc/messages.ts";
 import type { Direction, Entry } from "../format.ts";
 import { asString, located, objectOrUndefined } from "./common.ts";
 import type { Converted, LocatedEntry } from "./common.ts";

@@ -7,8 +7,8 @@
  *
  * @module
  */
-import { CassetteFormatError } from "../../errors.ts";
-import type { Json, JsonObject } from "../../jsonrpc.ts";
+import { CassetteFormatError } from "../../errors/errors.ts";
+import type { Json, JsonObject } from "../../jsonrpc/messages.ts";
 import type { MessageEntry, Transport } from "../format.ts";
 import { asString, isoTime, located, objectOrUndefined } from "./common.ts";
 import type { Converted, LocatedEntry } from "./common.ts";

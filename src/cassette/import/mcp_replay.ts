@@ -5,8 +5,8 @@
  *
  * @module
  */
-import { CassetteFormatError } from "../../errors.ts";
-import type { JsonObject } from "../../jsonrpc.ts";
+import { CassetteFormatError } from "../../errors/errors.ts";
+import type { JsonObject } from "../../jsonrpc/messages.ts";
 import type { Entry } from "../format.ts";
 import { located, objectOrUndefined } from "./common.ts";
 import type { Converted, LocatedEntry } from "./common.ts";

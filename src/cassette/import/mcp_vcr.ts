@@ -6,8 +6,8 @@
  *
  * @module
  */
-import { CassetteFormatError } from "../../errors.ts";
-import type { JsonObject } from "../../jsonrpc.ts";
+import { CassetteFormatError } from "../../errors/errors.ts";
+import type { JsonObject } from "../../jsonrpc/messages.ts";
 import { asString, isoTime, located, objectOrUndefined } from "./common.ts";
 import type { Converted, LocatedEntry } from "./common.ts";
 import type { JsonLine } from "./lines.ts";

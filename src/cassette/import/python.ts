@@ -4,8 +4,8 @@
  *
  * @module
  */
-import { CassetteFormatError } from "../../errors.ts";
-import type { Json, JsonObject } from "../../jsonrpc.ts";
+import { CassetteFormatError } from "../../errors/errors.ts";
+import type { Json, JsonObject } from "../../jsonrpc/messages.ts";
 import type { MessageEntry, RedactionInfo, Transport } from "../format.ts";
 import { asString, located, objectOrUndefined } from "./common.ts";
 import type { Converted } from "./common.ts";

@@ -9,7 +9,7 @@
  *
  * @module
  */
-import { CassetteFormatError } from "../../errors.ts";
+import { CassetteFormatError } from "../../errors/errors.ts";
 import type { CassetteHeader } from "../format.ts";
 import { importForeign } from "../import.ts";
 import { openCassetteHead } from "../open.ts";

@@ -6,8 +6,8 @@
  *
  * @module
  */
-import { CassetteFormatError } from "../../errors.ts";
-import type { Json, JsonObject } from "../../jsonrpc.ts";
+import { CassetteFormatError } from "../../errors/errors.ts";
+import type { Json, JsonObject } from "../../jsonrpc/messages.ts";
 import type { Direction, Entry, Era, SseFields, Transport } from "../format.ts";
 import { asString, located, objectOrUndefined } from "./common.ts";
 import type { Converted, LocatedEntry } from "./common.ts";

@@ -6,8 +6,8 @@
  */
 import { encodeSseEvent } from "../../framing/sse.ts";
 import { errorReply } from "../../http/body.ts";
-import { ErrorCode } from "../../jsonrpc.ts";
-import type { Json } from "../../jsonrpc.ts";
+import { ErrorCode } from "../../jsonrpc/messages.ts";
+import type { Json } from "../../jsonrpc/messages.ts";
 import type { SseEvent } from "../../framing/sse.ts";
 
 const encoder = new TextEncoder();

@@ -12,7 +12,7 @@
  *
  * @module
  */
-import { CassetteError } from "../../errors.ts";
+import { CassetteError } from "../../errors/errors.ts";
 import type { ReplayControl } from "../control.ts";
 import type { ReplayEngine } from "../engine.ts";
 import type { HttpHandle, HttpServeOptions } from "./options.ts";

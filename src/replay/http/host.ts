@@ -5,7 +5,7 @@
  *
  * @module
  */
-import type { Json, JsonObject } from "../../jsonrpc.ts";
+import type { Json, JsonObject } from "../../jsonrpc/messages.ts";
 import type { BodyDeadline } from "../../runtime/mod.ts";
 import type { RequestHeads } from "../../http/headers.ts";
 import type { ReplayEngine } from "../engine.ts";

@@ -13,8 +13,8 @@ import { keepingIdText, lostIdText, memberTexts } from "../exact_id.ts";
 import { randomId } from "../../http/random_id.ts";
 import type { Cassette } from "../../cassette/reader.ts";
 import type { SseFields } from "../../cassette/format.ts";
-import { ErrorCode } from "../../jsonrpc.ts";
-import type { Json, JsonObject, JsonRpcMessage } from "../../jsonrpc.ts";
+import { ErrorCode } from "../../jsonrpc/messages.ts";
+import type { Json, JsonObject, JsonRpcMessage } from "../../jsonrpc/messages.ts";
 import type { SseEvent } from "../../framing/sse.ts";
 import { accepts, mediaType } from "../../http/headers.ts";
 import { errorReply, readBodyCapped } from "../../http/body.ts";
@@ -22,7 +22,7 @@ import type { ReplayEngine } from "../engine.ts";
 import type { ReplaySession } from "../session.ts";
 import type { Outlet } from "../outlet.ts";
 import type { SseChannel } from "./channel.ts";
-import { isObject } from "../../util.ts";
+import { isObject } from "../../util/helpers.ts";
 import { streamResponse, tooManyStreams } from "./channel.ts";
 
 /** The query parameter naming the session on the POST URL (the SDK's name). */

@@ -8,9 +8,9 @@
 import { decodeHeaderValue } from "../../http/headers.ts";
 import type { RequestHeads } from "../../http/headers.ts";
 import { errorReply } from "../../http/body.ts";
-import { ErrorCode, PROTOCOL_VERSION_META } from "../../jsonrpc.ts";
-import type { Json, JsonObject } from "../../jsonrpc.ts";
-import { isObject } from "../../util.ts";
+import { ErrorCode, PROTOCOL_VERSION_META } from "../../jsonrpc/messages.ts";
+import type { Json, JsonObject } from "../../jsonrpc/messages.ts";
+import { isObject } from "../../util/helpers.ts";
 import type { BodyDeadline } from "../../runtime/mod.ts";
 import type { ReplayEngine } from "../engine.ts";
 import type { ReplaySession } from "../session.ts";

@@ -10,7 +10,7 @@
  *
  * @module
  */
-import type { Json } from "./jsonrpc.ts";
+import type { Json } from "../jsonrpc/messages.ts";
 
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;

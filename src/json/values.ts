@@ -5,7 +5,7 @@
  *
  * @module
  */
-import type { Json } from "./jsonrpc.ts";
+import type { Json } from "../jsonrpc/messages.ts";
 
 /** JSON.stringify with object keys sorted at every depth, so key order never changes the text. */
 export function stableStringify(value: unknown): string {

@@ -3,7 +3,7 @@
  *
  * @module
  */
-import type { JsonObject } from "./jsonrpc.ts";
+import type { JsonObject } from "../jsonrpc/messages.ts";
 
 /** Resolves after `ms` milliseconds (at once for zero or less). */
 export function sleep(ms: number): Promise<void> {

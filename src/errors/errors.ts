@@ -3,7 +3,7 @@
  *
  * @module
  */
-import { visible } from "./text/visible.ts";
+import { visible } from "../text/visible.ts";
 
 /** Exit codes of the `mcp-cassette` command, documented in docs/cli.md. */
 export const ExitCode = {
