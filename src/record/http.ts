@@ -121,16 +121,21 @@ export async function recordHttp(options: HttpRecordOptions): Promise<number> {
     maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
     ownToken: options.token !== undefined,
   });
-  const local = bytes
-    ? await serveBytes(active, { ...options, maxBodyBytes: active.settings.maxBodyBytes })
-    : await serveLocal({
-      listen: options.listen,
-      idleTimeoutMs: options.idleTimeoutMs,
-      requestTimeoutMs: options.requestTimeoutMs,
-      log: options.log,
-      handlerReadsBody: true,
-      token: options.token,
-    }, (request, info) => active.handle(request, info.bodyDeadline));
+  // A port that cannot be had (in use, not ours) leaves no cassette behind, nor its side file.
+  const local =
+    await (bytes
+      ? serveBytes(active, { ...options, maxBodyBytes: active.settings.maxBodyBytes })
+      : serveLocal({
+        listen: options.listen,
+        idleTimeoutMs: options.idleTimeoutMs,
+        requestTimeoutMs: options.requestTimeoutMs,
+        log: options.log,
+        handlerReadsBody: true,
+        token: options.token,
+      }, (request, info) => active.handle(request, info.bodyDeadline))).catch(async (error) => {
+        await writer.abandon();
+        throw error;
+      });
   if (local.warning) options.log?.(`mcp-cassette: ${local.warning}`);
   active.proxyOrigin = originFor(local.bound.hostname, local.bound.port);
   options.onListening?.(active.proxyOrigin + upstream.clientPath);

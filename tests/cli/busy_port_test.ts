@@ -1,13 +1,14 @@
 /**
  * A port another program holds is the user's choice, not our bug: replay
  * --listen and record --url --listen on a really busy socket say so in one
- * line and exit 2, with no stack trace, and leave no listener behind.
+ * line and exit 2, with no stack trace, and leave no listener behind; the
+ * recorder leaves no cassette and no side file either.
  */
 import { after, test } from "node:test";
 import assert from "node:assert/strict";
 import { createServer } from "node:net";
 import type { AddressInfo, Server } from "node:net";
-import { rmSync } from "node:fs";
+import { readdirSync, rmSync } from "node:fs";
 import path from "node:path";
 import { CLI, ROOT, run, tempDir } from "../helpers.ts";
 
@@ -50,6 +51,7 @@ test("replay --listen and record --url --listen on a busy port: one line, exit 2
           "choose another port, or 0 for a free one\n",
       );
     }
+    assert.deepEqual(readdirSync(work), [], "what the refused recorder left behind");
   } finally {
     await new Promise((resolve) => busy.close(resolve));
   }
