@@ -8,7 +8,7 @@
 import type { JournalEntry } from "../replay/journal.ts";
 import { runtime } from "../runtime/mod.ts";
 import { isObject } from "../util/helpers.ts";
-import { ReportError } from "../view/reports.ts";
+import { readReport, ReportError } from "../view/reports.ts";
 
 /** One run: a report's journal, the cassette it names and the tools the recording knows. */
 export interface Run {
@@ -42,22 +42,6 @@ export async function reportFiles(paths: readonly string[]): Promise<string[]> {
   return files;
 }
 
-async function readJson(file: string): Promise<unknown> {
-  let text: string;
-  try {
-    text = await runtime.readTextFile(file);
-  } catch (error) {
-    const code = (error as { code?: string }).code;
-    const problem = code === "ENOENT" ? "no such file" : (error as Error).message.split("\n")[0];
-    throw new ReportError(file, `cannot read the report: ${problem}`);
-  }
-  try {
-    return JSON.parse(text);
-  } catch (error) {
-    throw new ReportError(file, `not a JSON report (${(error as Error).message})`);
-  }
-}
-
 function entry(file: string, row: unknown, index: number): JournalEntry {
   const at = `journal.requests[${index}]`;
   if (!isObject(row) || typeof row.method !== "string" || typeof row.outcome !== "string") {
@@ -88,8 +72,7 @@ function closestLines(requests: readonly JournalEntry[], misses: unknown): Map<n
 
 /** Reads one report; a file without a journal is not a replay report. */
 export async function readRun(file: string): Promise<Run> {
-  const value = await readJson(file);
-  if (!isObject(value)) throw new ReportError(file, "a report must be a JSON object");
+  const value = await readReport(file);
   const journal = value.journal;
   if (!isObject(journal) || !Array.isArray(journal.requests)) {
     throw new ReportError(file, "not a replay report: it has no journal.requests");

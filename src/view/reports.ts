@@ -91,7 +91,8 @@ function missRow(file: string, row: unknown): ReportMiss {
   };
 }
 
-async function readReport(file: string): Promise<Record<string, unknown>> {
+/** Reads a JSON report file as an object; anything else is one {@linkcode ReportError} naming it. */
+export async function readReport(file: string): Promise<Record<string, unknown>> {
   let text: string;
   try {
     text = await runtime.readTextFile(file);
