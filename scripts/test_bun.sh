@@ -18,11 +18,6 @@ cd "$(dirname "$0")/.."
 EXCLUDE='^\./tests/(dist/(binary|npm_package|runtime_matrix)|bindings/(python|go))_test\.ts$'
 if [ -x node_modules/.bin/bun ]; then BUN=node_modules/.bin/bun; else BUN=bun; fi
 files=$(find ./tests -name '*_test.ts' | grep -Ev "$EXCLUDE" | sort)
-# A config folder of its own, as scripts/test.ts gives the Deno run: recordings make
-# their redaction key there, not in the user's home.
-XDG_CONFIG_HOME=$(mktemp -d "${TMPDIR:-/tmp}/mcp-cassette-test-config-XXXXXX")
-export XDG_CONFIG_HOME
-trap 'rm -rf "$XDG_CONFIG_HOME"' EXIT
 # Bun's default 5 s per test is too short for the end-to-end tests on a busy CI runner.
 # shellcheck disable=SC2086
-"$BUN" test --timeout 60000 "$@" $files
+exec "$BUN" test --timeout 60000 "$@" $files
