@@ -28,6 +28,8 @@ import type { VerifyReport } from "../verify/run.ts";
 import { verifyCassette } from "../verify/mod.ts";
 import { targetFromInput } from "./check.ts";
 import { planChooserFromFlags } from "../script/select.ts";
+import { chooseOnly, parseOnly } from "../verify/only.ts";
+import { recordingRedactor } from "./replay_redaction.ts";
 import { writeFileSafely } from "../files/safe_write.ts";
 
 function parseGrade(value: string | undefined): GradeLetter | undefined {
@@ -138,10 +140,13 @@ export const command: Command = {
     compileIgnorePaths(ignorePaths);
     const allowDestructive = flag(input.values, "allow-destructive");
     const choose = await planChooserFromFlags(input.values, cassettePath);
+    const only = stringList(input.values, "only");
+    const filters = parseOnly(only);
+    const updateFailed = flag(input.values, "update-failed");
     if (flag(input.values, "dry-run")) {
       optionalTarget(input);
       const built = await planFile(cassettePath, { allowDestructive });
-      const plan = choose ? choose(built) : built;
+      const plan = chooseOnly(choose ? choose(built) : built, filters, cassettePath);
       await printOut(
         flag(input.values, "json") ? dryRunJson(plan) : formatDryRun(cassettePath, plan),
       );
@@ -165,8 +170,13 @@ export const command: Command = {
       serverName: describeTarget(target),
       choose,
       noiseRuns: positiveInt(stringOption(input.values, "noise-runs"), "noise-runs", 2),
+      updateFailed,
+      only,
+      // What is written back goes through the recording's own redaction and secrets.
+      rewriteRedactor: (header) => recordingRedactor(input.values, header, cassettePath),
     });
     await writeReports(input, report);
+    if (report.rewritten) printRewritten(report);
     if (flag(input.values, "learn-noise")) await learnNoise(report);
     const gradeMissed = minGrade !== undefined && !meetsGrade(report.grade.letter, minGrade);
     const regressed = flag(input.values, "fail-on-regression") && report.failed > 0;
@@ -182,4 +192,28 @@ async function learnNoise(report: VerifyReport): Promise<void> {
   if (!learned || learned.added.length === 0) return;
   const flags = learned.added.map((path) => `--ignore-path ${path}`).join(" ");
   printErr(`mcp-cassette: learned ${flags}: written under [verify] in ${learned.file}`);
+}
+
+/** One stderr line: which answers were rewritten, and which failures had no answer to write. */
+function printRewritten(report: VerifyReport): void {
+  const name = (index: number) => {
+    const exchange = report.exchanges.find((item) => item.index === index)!;
+    return `#${index} ${exchange.method}${
+      exchange.target !== undefined ? ` ${exchange.target}` : ""
+    }`;
+  };
+  const rewritten = report.rewritten ?? [];
+  const unanswered = report.exchanges
+    .filter((exchange) => exchange.status === "fail" && !rewritten.includes(exchange.index))
+    .map((exchange) => exchange.index);
+  const kept = unanswered.length > 0
+    ? `; no answer to write for ${unanswered.map(name).join(", ")}, left as recorded`
+    : "";
+  printErr(
+    rewritten.length > 0
+      ? `mcp-cassette: rewrote ${rewritten.length} answer(s) in ${report.cassette}: ${
+        rewritten.map(name).join(", ")
+      }${kept}`
+      : `mcp-cassette: nothing rewritten in ${report.cassette}${kept}`,
+  );
 }

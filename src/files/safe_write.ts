@@ -219,18 +219,19 @@ export class SideFile {
 }
 
 /**
- * Writes `text` as the whole of `path`: through a side file renamed over
- * it, refusing a link (unless `force`), a directory or a device.
+ * Writes `text` (or bytes, kept as they are) as the whole of `path`: through
+ * a side file renamed over it, refusing a link (unless `force`), a directory
+ * or a device.
  */
 export async function writeFileSafely(
   path: string,
-  text: string,
+  text: string | Uint8Array,
   options: TargetOptions = {},
 ): Promise<void> {
   await checkTarget(path, options);
   const side = await SideFile.open(path, options);
   try {
-    side.write(encoder.encode(text));
+    side.write(typeof text === "string" ? encoder.encode(text) : text);
   } catch (error) {
     await side.discard();
     throw error;

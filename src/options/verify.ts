@@ -42,7 +42,23 @@ export const VERIFY_OPTIONS: OptionSet = {
   },
   update: {
     type: "boolean",
-    description: "Write the live session over CASSETTE as a fresh recording",
+    description:
+      "Write the live session over CASSETTE as a fresh recording (with --only: only the chosen answers, in place)",
+  },
+  "update-failed": {
+    type: "boolean",
+    // A rewrite is asked for on each run, never by a config file CI reads.
+    configurable: false,
+    description:
+      "Rewrite in CASSETTE only the failed exchanges' answers, scrubbed as recorded; every other line stays byte for byte",
+  },
+  only: {
+    type: "string",
+    multiple: true,
+    valueName: "KIND=NAME",
+    configurable: false,
+    description:
+      "Re-send, grade and rewrite only these exchanges: tool=NAME or method=NAME; the others stay as recorded",
   },
   "min-grade": {
     type: "string",

@@ -26,6 +26,10 @@ import type { RunOptions, VerifyReport } from "./run.ts";
 import { summarize } from "./run.ts";
 import { separateNoise } from "./noise.ts";
 import { LiveCassette } from "./update.ts";
+import { chooseOnly, parseOnly } from "./only.ts";
+import { AnswerRewriter } from "./rewrite.ts";
+import type { RewriteRedactor } from "./rewrite.ts";
+import { UsageError } from "../errors/errors.ts";
 
 export * from "./plan.ts";
 export * from "./normalize.ts";
@@ -35,6 +39,8 @@ export * from "./run.ts";
 export * from "./report.ts";
 export * from "./update.ts";
 export * from "./identity.ts";
+export * from "./only.ts";
+export * from "./rewrite.ts";
 
 /** Options for {@linkcode verifyCassette}. */
 export interface VerifyOptions {
@@ -58,15 +64,51 @@ export interface VerifyOptions {
   noiseRuns?: number;
   /** Cuts the plan down before anything is sent (`--script`). */
   choose?: (plan: VerifyPlan) => VerifyPlan;
+  /**
+   * `--update-failed`: in the cassette itself, replace the recorded answers
+   * of the exchanges that failed (noise is not failing) with the new build's,
+   * every other line kept byte for byte. A run where nothing failed is a
+   * UsageError and writes nothing.
+   */
+  updateFailed?: boolean;
+  /**
+   * `tool=NAME` / `method=NAME` (any of them): only these exchanges are
+   * re-sent and graded; with `updatePath` only their answers are rewritten,
+   * in place, the rest of the cassette kept byte for byte.
+   */
+  only?: string[];
+  /**
+   * The redaction rewritten answers go through (default: the cassette's own,
+   * rebuilt from its header with `MCP_CASSETTE_REDACT_KEY`; see ./rewrite.ts).
+   */
+  rewriteRedactor?: RewriteRedactor;
 }
 
 /** Loads, plans, runs and grades; optionally writes the fresh cassette. */
 export async function verifyCassette(options: VerifyOptions): Promise<VerifyReport> {
   // Streamed: the plan keeps the client's requests and their answers, not the file.
+  const filters = parseOnly(options.only ?? []);
+  if (options.updateFailed && options.updatePath !== undefined) {
+    throw new UsageError("--update-failed rewrites what failed, --update all: give one of them");
+  }
   const built = await planFile(options.cassette, { allowDestructive: options.allowDestructive });
-  const plan = options.choose ? options.choose(built) : built;
+  const plan = chooseOnly(
+    options.choose ? options.choose(built) : built,
+    filters,
+    options.cassette,
+  );
+  // Answers rewritten in place: what failed, or (--update --only) every exchange chosen.
+  const inPlace = options.updateFailed || (options.updatePath !== undefined && filters.length > 0);
+  const rewriter = inPlace
+    ? await AnswerRewriter.prepare(
+      options.cassette,
+      options.updatePath ?? options.cassette,
+      plan,
+      options.rewriteRedactor,
+    )
+    : undefined;
   // --update writes the live frames as they come, aside until the run is over.
-  const live = options.updatePath !== undefined
+  const live = options.updatePath !== undefined && !inPlace
     ? await LiveCassette.open(options.updatePath, options.target)
     : undefined;
   const why = `${options.cassette} was recorded with --secret-env`;
@@ -89,6 +131,7 @@ export async function verifyCassette(options: VerifyOptions): Promise<VerifyRepo
           )
         : undefined,
       secrets,
+      onAnswer: rewriter ? (index, answer) => rewriter.keep(index, answer) : undefined,
     };
     report = await runVerify(plan, runOptions);
     report = await withNoise(report, plan, runOptions, options.noiseRuns ?? 2);
@@ -97,7 +140,28 @@ export async function verifyCassette(options: VerifyOptions): Promise<VerifyRepo
     throw error;
   }
   await live?.close();
-  return report;
+  return rewriter ? await rewriteAnswers(report, rewriter, options.updateFailed === true) : report;
+}
+
+/**
+ * Writes the live answers of what failed (`failedOnly`) or of every graded
+ * exchange into the cassette; a run where nothing failed is refused.
+ */
+async function rewriteAnswers(
+  report: VerifyReport,
+  rewriter: AnswerRewriter,
+  failedOnly: boolean,
+): Promise<VerifyReport> {
+  const chosen = report.exchanges.filter((exchange) =>
+    failedOnly ? exchange.status === "fail" : exchange.status !== "skip"
+  );
+  if (failedOnly && chosen.length === 0) {
+    const compared = report.exchanges.length - report.skipped;
+    throw new UsageError(
+      `--update-failed: nothing failed in ${report.cassette} (${compared} exchange(s) compared), nothing written`,
+    );
+  }
+  return { ...report, rewritten: await rewriter.write(chosen) };
 }
 
 /**
@@ -114,7 +178,8 @@ async function withNoise(
   if (runs < 2 || first.failed === 0) return first;
   const others = [];
   for (let run = 1; run < runs; run++) {
-    others.push((await runVerify(plan, { ...options, onEntry: undefined })).exchanges);
+    const again = { ...options, onEntry: undefined, onAnswer: undefined };
+    others.push((await runVerify(plan, again)).exchanges);
   }
   const { exchanges, noise } = separateNoise(first.exchanges, others);
   if (noise.length === 0) return first;

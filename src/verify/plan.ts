@@ -9,6 +9,7 @@
 import { feedCassette, feedCassetteFile } from "../cassette/entries.ts";
 import type { CassetteSink, CassetteStart } from "../cassette/entries.ts";
 import type { Cassette, LocatedEntry } from "../cassette/reader.ts";
+import type { CassetteHeader } from "../cassette/format.ts";
 import { CassetteError } from "../errors/errors.ts";
 import { classify, idKey } from "../jsonrpc/messages.ts";
 import type { Json, JsonObject, JsonRpcId, JsonRpcMessage } from "../jsonrpc/messages.ts";
@@ -29,6 +30,10 @@ export interface RequestStep {
   target?: string;
   /** Why it will not be sent, when it will not. */
   skip?: string;
+  /** Sent but not graded, and why (the handshake under `--only`). */
+  ungraded?: string;
+  /** The cassette line of the recorded answer (what `--update-failed` rewrites). */
+  recordedLine?: number;
 }
 
 /** A recorded client notification, re-sent as is. */
@@ -58,6 +63,10 @@ export interface VerifyPlan {
   requestCount: number;
   /** `record --secret-env` names: their placeholders get the real values back when sent. */
   secretEnv?: string[];
+  /** The cassette's header (its redaction is what a rewritten answer goes through). */
+  header?: CassetteHeader;
+  /** Set when the file was converted from another tool's format: its lines are not ours to rewrite. */
+  importedFrom?: string;
 }
 
 /** Options for {@linkcode buildPlan}. */
@@ -105,6 +114,8 @@ export class PlanBuilder implements CassetteSink {
   private readonly openServerRequests = new Map<string, string>();
   private index = 0;
   private secretEnv: string[] | undefined;
+  private header: CassetteHeader | undefined;
+  private importedFrom: string | undefined;
 
   constructor(private readonly options: PlanOptions = {}) {}
 
@@ -112,6 +123,8 @@ export class PlanBuilder implements CassetteSink {
   start(start: CassetteStart): void {
     this.path = start.path;
     this.secretEnv = start.header.redaction?.secretEnv;
+    this.header = start.header;
+    this.importedFrom = start.importedFrom;
   }
 
   /** A torn last line holds nothing to send. */
@@ -160,6 +173,7 @@ export class PlanBuilder implements CassetteSink {
       if (!step) return;
       this.openClientRequests.delete(key);
       step.recorded = message;
+      step.recordedLine = entry.line;
     } else if (kind === "request") {
       this.openServerRequests.set(key, message.method!);
     }
@@ -180,6 +194,8 @@ export class PlanBuilder implements CassetteSink {
       destructiveTools: this.destructiveTools,
       requestCount: this.index,
       ...(this.secretEnv?.length ? { secretEnv: this.secretEnv } : {}),
+      ...(this.header ? { header: this.header } : {}),
+      ...(this.importedFrom !== undefined ? { importedFrom: this.importedFrom } : {}),
     };
   }
 }

@@ -58,6 +58,11 @@ export interface VerifyReport {
   skipped: number;
   /** Paths whose live value moved between runs of the same build: noise, not graded (./noise.ts). */
   noise?: NoisePath[];
+  /**
+   * The exchanges (by index) whose recorded answers were rewritten with the
+   * live ones in the cassette (`--update-failed`, or `--update` with `--only`).
+   */
+  rewritten?: number[];
   /** Exchanges failing with each kind (an exchange may count under several). */
   kinds: Record<RegressionKind, number>;
 }
@@ -80,6 +85,8 @@ export interface RunOptions {
   onEntry?: (entry: LiveEntry) => void;
   /** `record --secret-env` values: put into what is sent, hidden again in what comes back. */
   secrets?: readonly Secret[];
+  /** Receives each graded exchange's live answer (secrets hidden), for `--update-failed`. */
+  onAnswer?: (index: number, answer: JsonRpcMessage) => void;
 }
 
 function stderrHint(transport: ClientTransport): string {
@@ -111,7 +118,7 @@ async function runStep(
   connection: McpConnection,
   step: RequestStep,
   options: RunOptions,
-): Promise<Regression[]> {
+): Promise<{ found: Regression[]; live?: JsonRpcMessage }> {
   let live: JsonRpcMessage | undefined;
   let why = "no answer";
   try {
@@ -123,10 +130,11 @@ async function runStep(
     if (!(error instanceof CassetteError)) throw error;
     why = error.message;
   }
-  return compareAnswers(step.recorded!, live, {
+  const found = compareAnswers(step.recorded!, live, {
     ignore: options.ignore,
     allowReorder: options.allowReorder,
   }, why);
+  return { found, live };
 }
 
 async function runSession(
@@ -160,7 +168,7 @@ async function runSession(
         results.push({ ...base, status: "skip", skipReason: step.skip, regressions: [] });
         continue;
       }
-      const found = await runStep(connection, step, options);
+      const { found, live } = await runStep(connection, step, options);
       const { regressions, info } = options.versionIsRegression
         ? { regressions: found, info: [] }
         : splitIdentity(step.method, found);
@@ -178,6 +186,11 @@ async function runSession(
         // An HTTP server that refuses the very first request is not a regression to grade.
         throw new ServerUnreachableError(unreachable.note!);
       }
+      if (step.ungraded) {
+        results.push({ ...base, status: "skip", skipReason: step.ungraded, regressions: [] });
+        continue;
+      }
+      if (live) options.onAnswer?.(step.index, live);
       results.push({
         ...base,
         status: regressions.length === 0 ? "pass" : "fail",
