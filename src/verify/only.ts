@@ -20,7 +20,7 @@ export interface OnlyFilter {
 }
 
 /** What an `initialize` the filters do not select is, in the report. */
-export const HANDSHAKE_ONLY = "the handshake, sent but not graded (--only)";
+export const HANDSHAKE_ONLY = "handshake: sent, not graded under --only";
 
 /** Parses `--only` values; a malformed one is a UsageError naming it (exit 2). */
 export function parseOnly(values: readonly string[]): OnlyFilter[] {
