@@ -27,7 +27,7 @@ import { summarize } from "./run.ts";
 import { separateNoise } from "./noise.ts";
 import { LiveCassette } from "./update.ts";
 import { chooseOnly, parseOnly } from "./only.ts";
-import { AnswerRewriter } from "./rewrite.ts";
+import { AnswerRewriter, headerRedactor } from "./rewrite.ts";
 import type { RewriteRedactor } from "./rewrite.ts";
 import { UsageError } from "../errors/errors.ts";
 
@@ -78,8 +78,9 @@ export interface VerifyOptions {
    */
   only?: string[];
   /**
-   * The redaction rewritten answers go through (default: the cassette's own,
-   * rebuilt from its header with `MCP_CASSETTE_REDACT_KEY`; see ./rewrite.ts).
+   * The redaction what `updateFailed` or `updatePath` writes goes through
+   * (default: the cassette's own, rebuilt from its header with
+   * `MCP_CASSETTE_REDACT_KEY`; see ./rewrite.ts).
    */
   rewriteRedactor?: RewriteRedactor;
 }
@@ -97,20 +98,7 @@ export async function verifyCassette(options: VerifyOptions): Promise<VerifyRepo
     filters,
     options.cassette,
   );
-  // Answers rewritten in place: what failed, or (--update --only) every exchange chosen.
-  const inPlace = options.updateFailed || (options.updatePath !== undefined && filters.length > 0);
-  const rewriter = inPlace
-    ? await AnswerRewriter.prepare(
-      options.cassette,
-      options.updatePath ?? options.cassette,
-      plan,
-      options.rewriteRedactor,
-    )
-    : undefined;
-  // --update writes the live frames as they come, aside until the run is over.
-  const live = options.updatePath !== undefined && !inPlace
-    ? await LiveCassette.open(options.updatePath, options.target)
-    : undefined;
+  const { rewriter, live } = await openWriters(options, plan, filters.length > 0);
   const why = `${options.cassette} was recorded with --secret-env`;
   let report: VerifyReport;
   try {
@@ -141,6 +129,30 @@ export async function verifyCassette(options: VerifyOptions): Promise<VerifyRepo
   }
   await live?.close();
   return rewriter ? await rewriteAnswers(report, rewriter, options.updateFailed === true) : report;
+}
+
+/**
+ * What the run writes: the answers rewritten in place (`updateFailed`, or
+ * `updatePath` with `only`), or a fresh cassette written as the frames come
+ * (`updatePath`). Either goes through the recording's own redaction.
+ */
+async function openWriters(
+  options: VerifyOptions,
+  plan: VerifyPlan,
+  filtered: boolean,
+): Promise<{ rewriter?: AnswerRewriter; live?: LiveCassette }> {
+  if (options.updatePath === undefined && !options.updateFailed) return {};
+  const redactor = () =>
+    plan.header
+      ? (options.rewriteRedactor ?? ((header) => headerRedactor(header, options.cassette)))(
+        plan.header,
+      )
+      : Promise.resolve(undefined);
+  if (options.updateFailed || filtered) {
+    const target = options.updatePath ?? options.cassette;
+    return { rewriter: await AnswerRewriter.prepare(options.cassette, target, plan, redactor) };
+  }
+  return { live: await LiveCassette.open(options.updatePath!, options.target, await redactor()) };
 }
 
 /**

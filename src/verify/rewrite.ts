@@ -40,7 +40,8 @@ export async function headerRedactor(
   header: CassetteHeader,
   cassette: string,
 ): Promise<Redactor | undefined> {
-  const info = header.redaction;
+  // Another tool's rules cannot be re-run here (as replay's requestRewriter says).
+  const info = header.meta?.importedFrom === undefined ? header.redaction : undefined;
   if (!info) return undefined;
   const redactor = await createReplayRedactor(info, {
     hashKey: runtime.env(REDACT_KEY_ENV) || undefined,
@@ -71,7 +72,7 @@ export class AnswerRewriter {
     cassette: string,
     target: string,
     plan: VerifyPlan,
-    redactorFor?: RewriteRedactor,
+    redactor: () => Promise<Redactor | undefined>,
   ): Promise<AnswerRewriter> {
     if (plan.importedFrom !== undefined) {
       throw new UsageError(
@@ -79,14 +80,11 @@ export class AnswerRewriter {
       );
     }
     await checkTarget(target, { what: "the cassette" });
-    const header = plan.header;
-    const build = redactorFor ?? ((found: CassetteHeader) => headerRedactor(found, cassette));
-    const redactor = header ? await build(header) : undefined;
     const steps = new Map<number, RequestStep>();
     for (const session of plan.sessions) {
       for (const step of session.steps) if (step.kind === "request") steps.set(step.index, step);
     }
-    return new AnswerRewriter(cassette, target, steps, redactor);
+    return new AnswerRewriter(cassette, target, steps, await redactor());
   }
 
   /** Keeps a graded exchange's live answer (the run's `onAnswer`). */

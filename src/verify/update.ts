@@ -9,6 +9,13 @@ import { makeHeader } from "../cassette/format.ts";
 import type { CassetteHeader, Entry } from "../cassette/format.ts";
 import type { ServerTarget } from "../client/target.ts";
 import { isObject } from "../util/helpers.ts";
+import { redactEntry } from "../redact/entry.ts";
+import type { Redactor } from "../redact/redactor_types.ts";
+
+/** `header` naming the rules of `redactor`, when there is one. */
+function withRedaction(header: CassetteHeader, redactor: Redactor | undefined): CassetteHeader {
+  return redactor ? { ...header, redaction: redactor.info() } : header;
+}
 
 /** Builds a header for entries recorded from `target`, reading the handshake out of them. */
 export function headerFor(target: ServerTarget, entries: readonly Entry[]): CassetteHeader {
@@ -62,25 +69,34 @@ export class LiveCassette {
   private constructor(
     private readonly writer: CassetteWriter,
     private readonly target: ServerTarget,
+    private readonly redactor: Redactor | undefined,
   ) {}
 
-  /** Opens the writer; nothing replaces `path` before `close`. */
-  static async open(path: string, target: ServerTarget): Promise<LiveCassette> {
+  /**
+   * Opens the writer; nothing replaces `path` before `close`. With a
+   * `redactor` (the recording's own), every entry goes through it and the
+   * header says so, as when the cassette was recorded.
+   */
+  static async open(
+    path: string,
+    target: ServerTarget,
+    redactor?: Redactor,
+  ): Promise<LiveCassette> {
     const writer = await CassetteWriter.open(path, {
       aside: true,
-      fallbackHeader: headerFor(target, []),
+      fallbackHeader: withRedaction(headerFor(target, []), redactor),
     });
-    return new LiveCassette(writer, target);
+    return new LiveCassette(writer, target, redactor);
   }
 
   /** One live entry. */
   append(entry: Entry): void {
-    this.writer.append(entry);
+    this.writer.append(this.redactor ? redactEntry(this.redactor, entry) : entry);
     if (this.known) return;
     const header = headerFor(this.target, [entry]);
     if (header.protocolVersion === undefined) return;
     this.known = true;
-    this.writer.setHeader(header);
+    this.writer.setHeader(withRedaction(header, this.redactor));
   }
 
   /** Renames the fresh cassette into place. */

@@ -204,6 +204,29 @@ test("the new answers go through the cassette's own redaction", async () => {
   assert.match(line, /write to \[REDACTED:email/);
 });
 
+test("--update writes the fresh recording through the same redaction, and keeps it in the header", async () => {
+  const cassette = await recorded();
+  const header = JSON.parse(lines(cassette)[0]);
+  const updated = await verify(
+    cassette,
+    ["--update"],
+    { ...NEW_BUILD, STAMP_MOTD: "write to ops.lead@example.com" },
+  );
+  assert.equal(updated.code, 0, updated.stdout + updated.stderr);
+  const text = readFileSync(cassette, "utf8");
+  assert.ok(!text.includes("ops.lead@example.com"), "the new answer is scrubbed");
+  assert.ok(!text.includes(SECRET), "the secret is a placeholder again");
+  assert.match(text, /write to \[REDACTED:email/);
+  assert.match(text, /\[SECRET:STAMP_SECRET\]\/v2/);
+  const fresh = JSON.parse(lines(cassette)[0]);
+  assert.deepEqual(fresh.redaction.secretEnv, ["STAMP_SECRET"]);
+  assert.deepEqual(fresh.redaction.digest, header.redaction.digest, "keyed as before");
+  assert.deepEqual([...fresh.redaction.rules].sort(), [...header.redaction.rules].sort());
+  // The fresh cassette still verifies with the real credential put back.
+  const again = await verify(cassette, ["--only", "tool=stamp", "--fail-on-regression"], NEW_BUILD);
+  assert.equal(again.code, 0, again.stdout + again.stderr);
+});
+
 test("a symlinked cassette is refused before anything is sent, and nothing is written", async () => {
   const folder = tempDir();
   const cassette = await recorded(folder);
