@@ -3,15 +3,23 @@
  * (tests/fixtures/upkeep/nonce_server.mjs: `stamp` answers a random nonce
  * and $STAMP_VALUE, `motd` answers $STAMP_MOTD) is recorded through the real
  * CLI by the official SDK client, with `--secret-env`, then verified against
- * a changed build (other values in its environment). Only the answers that
- * failed are rewritten; every other line stays byte for byte.
+ * a changed build (other values in its environment); and server-everything
+ * over Streamable HTTP, recorded through `record --url`, whose `get-env`
+ * answer a new start changes. Only the answers that failed are rewritten;
+ * every other line stays byte for byte.
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { existsSync, lstatSync, readdirSync, readFileSync, symlinkSync } from "node:fs";
 import path from "node:path";
-import { Client, StdioClientTransport } from "../sdk.ts";
+import { Client, StdioClientTransport, StreamableHTTPClientTransport } from "../sdk.ts";
 import { CLI, NODE, ROOT, run, tempDir } from "../helpers.ts";
+import {
+  EVERYTHING_HTTP_SCRIPT,
+  freePort,
+  startBackground,
+  startHttpRecorder,
+} from "../http/http_helpers.ts";
 
 const SERVER = [NODE, path.join(ROOT, "tests/fixtures/upkeep/nonce_server.mjs")];
 const SECRET = "tok-5e4d3c2b1a09f8e7";
@@ -270,4 +278,57 @@ test("bad --only values and flags: one line naming them, exit 2, nothing written
   assert.deepEqual(readFileSync(cassette), before);
   assert.equal(existsSync(cassette), true);
   assert.deepEqual(leftovers(path.dirname(cassette)), []);
+});
+
+/** server-everything over Streamable HTTP, its environment saying which build it is. */
+async function everythingHttp(build: string) {
+  const port = await freePort();
+  const server = await startBackground(
+    [NODE, EVERYTHING_HTTP_SCRIPT, "streamableHttp"],
+    /listening on port (\d+)/i,
+    { env: { PORT: String(port), EVERYTHING_BUILD: build } },
+  );
+  return { ...server, url: `http://127.0.0.1:${port}/mcp` };
+}
+
+test("over Streamable HTTP: server-everything's changed answer is rewritten, the rest kept", async () => {
+  const cassette = path.join(tempDir(), "everything.cassette.jsonl");
+  const old = await everythingHttp("build-1");
+  try {
+    const recorder = await startHttpRecorder(old.url, cassette);
+    const client = new Client({ name: "update-failed-test", version: "1.0.0" });
+    try {
+      await client.connect(new StreamableHTTPClientTransport(new URL(recorder.url)));
+      await client.callTool({ name: "echo", arguments: { message: "kept" } });
+      await client.callTool({ name: "get-env", arguments: {} });
+      await client.close();
+    } finally {
+      await recorder.stop();
+    }
+  } finally {
+    await old.stop();
+  }
+  const before = lines(cassette);
+  const [echo] = answerLines(before, "echo");
+  const [env] = answerLines(before, "get-env");
+  assert.match(before[env], /build-1/);
+
+  const fresh = await everythingHttp("build-2");
+  try {
+    const updated = await run([...CLI, "verify", cassette, "--update-failed", "--url", fresh.url]);
+    assert.equal(updated.code, 0, updated.stdout + updated.stderr);
+    assert.match(updated.stdout, /PASS #\d+ tools\/call echo/);
+    assert.match(updated.stderr, /rewrote 1 answer\(s\) in .*: #\d+ tools\/call get-env$/m);
+  } finally {
+    await fresh.stop();
+  }
+  const after = lines(cassette);
+  onlyChanged(before, after, [env]);
+  assert.equal(after[echo], before[echo]);
+  assert.match(after[env], /build-2/);
+  assert.doesNotMatch(after[env], /build-1/);
+  const { msg: _old, ...oldFields } = JSON.parse(before[env]);
+  const { msg: _new, ...newFields } = JSON.parse(after[env]);
+  assert.equal(typeof oldFields.x, "number", "an answer of an HTTP exchange");
+  assert.deepEqual(newFields, oldFields, "t, x, session and sse stay as recorded");
 });
