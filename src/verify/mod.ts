@@ -87,11 +87,11 @@ export interface VerifyOptions {
 
 /** Loads, plans, runs and grades; optionally writes the fresh cassette. */
 export async function verifyCassette(options: VerifyOptions): Promise<VerifyReport> {
-  // Streamed: the plan keeps the client's requests and their answers, not the file.
   const filters = parseOnly(options.only ?? []);
   if (options.updateFailed && options.updatePath !== undefined) {
     throw new UsageError("--update-failed rewrites what failed, --update all: give one of them");
   }
+  // Streamed: the plan keeps the client's requests and their answers, not the file.
   const built = await planFile(options.cassette, { allowDestructive: options.allowDestructive });
   const plan = chooseOnly(
     options.choose ? options.choose(built) : built,
