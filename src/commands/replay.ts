@@ -32,7 +32,7 @@ export const command: Command = {
   name: "replay",
   summary: "Serve a cassette as an MCP server (stdio, or HTTP with --listen)",
   usage:
-    "replay CASSETTE [--listen HOST:PORT] [options] | replay CASSETTE --new-episodes -- <server command...> | replay CASSETTE --on-miss live [--append] -- <server command...>",
+    "replay CASSETTE [--listen HOST:PORT] [options] | replay CASSETTE --new-episodes -- <server command...> | replay CASSETTE --on-miss live [--append] (-- <server command...> | --url URL)",
   description: [
     "Put this command in the client's config in place of the server. It answers from the cassette,",
     "with no network and no server process. Misses get a JSON-RPC error naming the closest recording",
@@ -44,7 +44,7 @@ export const command: Command = {
     if (positionals.length !== 1) throw new UsageError("replay needs exactly one CASSETTE");
     if (
       flag(values, "new-episodes") || rest.length > 0 || stringOption(values, "run-log") ||
-      spying(values)
+      stringOption(values, "url") !== undefined || spying(values)
     ) {
       return await replayWithExtras(positionals[0], rest, values);
     }
@@ -190,7 +190,7 @@ async function replayWithExtras(
   command: string[],
   values: OptionValues,
 ): Promise<number> {
-  const { spy, appending } = liveFlags(values, command);
+  const { spy, appending, url } = liveFlags(values, command);
   const quiet = flag(values, "quiet");
   const log = quiet ? () => {} : (line: string) => printErr(`mcp-cassette: ${line}`);
   const { replayNewEpisodes } = await import(
@@ -198,7 +198,7 @@ async function replayWithExtras(
   ) as typeof import("../modes/replay_run.ts");
   return await replayNewEpisodes({
     cassette,
-    ...(appending || spy ? { liveServer: command } : {}),
+    ...(appending || spy ? (url === undefined ? { liveServer: command } : { liveUrl: url }) : {}),
     spy: spy && !appending,
     group: stringOption(values, "group"),
     runLog: stringOption(values, "run-log"),
