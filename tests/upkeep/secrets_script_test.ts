@@ -38,7 +38,7 @@ test("record --script puts the real value back into what it sends, and records t
   const folder = tempDir();
   const cassette = path.join(folder, "scripted.cassette.jsonl");
   // The secret is in the server's command line too: the header must not show it.
-  const command = [...SERVER, `--api-key=${SECRET}`];
+  const command = [...SERVER, SECRET];
   const recorded = await run(
     [...CLI, "record", "--script", playbook(folder), "-o", cassette, "--", ...command],
     { env: envWith(SECRET) },
