@@ -34,6 +34,8 @@ import { planExpiry, settleRerecord } from "./expiry.ts";
 import { launchArgs, matchArgs, secretArgs, spyMode } from "./launch_args.ts";
 import type { OnExpired } from "../modes/expiry.ts";
 import { writeFileSafely } from "../files/safe_write.ts";
+import { hideSecrets, presentSecrets } from "../secrets/env.ts";
+import type { Json } from "../jsonrpc/messages.ts";
 
 /** Options of {@linkcode startCassette}. */
 export interface CassetteOptions {
@@ -347,11 +349,19 @@ async function startHttp(
       `Record mode "${mode}" would write ${cassette}: the HTTP form only replays; record over stdio`,
     );
   }
-  const engine = new ReplayEngine(await loadCassette(cassette), {
+  const loaded = await loadCassette(cassette);
+  // Live requests carry the secrets' current values: hidden as the recording hid them.
+  const secrets = presentSecrets(loaded.header.redaction?.secretEnv ?? []);
+  const engine = new ReplayEngine(loaded, {
     match: options.match,
     fingerprint: {
       ignorePaths: parseIgnorePaths(options.matchIgnore ?? [], "matchIgnore"),
     },
+    ...(secrets.length > 0
+      ? {
+        rewriteRequest: (message: unknown) => ({ message: hideSecrets(message as Json, secrets) }),
+      }
+      : {}),
   });
   let stop: () => void = () => {};
   const until = new Promise<void>((resolve) => (stop = resolve));
