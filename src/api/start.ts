@@ -34,8 +34,7 @@ import { planExpiry, settleRerecord } from "./expiry.ts";
 import { launchArgs, matchArgs, secretArgs, spyMode } from "./launch_args.ts";
 import type { OnExpired } from "../modes/expiry.ts";
 import { writeFileSafely } from "../files/safe_write.ts";
-import { hideSecrets, presentSecrets } from "../secrets/env.ts";
-import type { Json } from "../jsonrpc/messages.ts";
+import { secretHider } from "../secrets/env.ts";
 
 /** Options of {@linkcode startCassette}. */
 export interface CassetteOptions {
@@ -350,18 +349,13 @@ async function startHttp(
     );
   }
   const loaded = await loadCassette(cassette);
-  // Live requests carry the secrets' current values: hidden as the recording hid them.
-  const secrets = presentSecrets(loaded.header.redaction?.secretEnv ?? []);
+  const rewriteRequest = secretHider(loaded.header.redaction?.secretEnv);
   const engine = new ReplayEngine(loaded, {
     match: options.match,
     fingerprint: {
       ignorePaths: parseIgnorePaths(options.matchIgnore ?? [], "matchIgnore"),
     },
-    ...(secrets.length > 0
-      ? {
-        rewriteRequest: (message: unknown) => ({ message: hideSecrets(message as Json, secrets) }),
-      }
-      : {}),
+    ...(rewriteRequest ? { rewriteRequest } : {}),
   });
   let stop: () => void = () => {};
   const until = new Promise<void>((resolve) => (stop = resolve));
