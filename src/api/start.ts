@@ -64,6 +64,8 @@ export interface CassetteOptions {
    * result's `live` lists what it answered.
    */
   onMiss?: "error" | "live";
+  /** Spy mode's live server reached over Streamable HTTP at this URL, in place of `server`. */
+  liveUrl?: string;
   /** `record --secret-env`: variables whose values are recorded as `[SECRET:NAME]`. */
   secretEnv?: string[];
   /** Most age of the cassette, e.g. `30d` or `12h` (`replay --max-age`). */
@@ -208,7 +210,7 @@ export async function startCassette(given: CassetteOptions): Promise<CassetteSer
   const cli = options.cli ?? runtime.selfCommand();
   const replay = [...matchArgs(options), ...replayExtra];
   const output = expiry.output;
-  const spy = spyMode(options.onMiss, action, server);
+  const spy = spyMode(options.onMiss, action, server, options.liveUrl);
   recordArgs.push(...secretArgs(options.secretEnv, action));
   const tail = launchArgs(action, {
     spy,
@@ -219,6 +221,7 @@ export async function startCassette(given: CassetteOptions): Promise<CassetteSer
     recordArgs,
     replay,
     server,
+    liveUrl: options.liveUrl,
   });
   const line = [...cli, ...tail];
   let finished: Promise<CassetteResult> | undefined;

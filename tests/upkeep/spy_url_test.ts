@@ -174,3 +174,29 @@ test("--url with a command, --url alone, or a URL that does not parse: one line,
   }
   assert.equal(readFileSync(cassette, "utf8"), before);
 });
+
+test("the helpers' onMiss: live with liveUrl sends misses to the HTTP server and lists them in the result", async () => {
+  const cassette = await recorded();
+  const before = readFileSync(cassette, "utf8");
+  const server = await startEverythingHttp();
+  let result;
+  try {
+    const spied = await startCassette({
+      path: cassette,
+      mode: "none",
+      onMiss: "live",
+      liveUrl: server.url,
+    });
+    assert.match(await listThenEcho([spied.command, ...spied.args], "helper"), /helper/);
+    result = await spied.finish();
+  } finally {
+    await server.stop();
+  }
+  assert.deepEqual(result.live, ['tools/call "echo"']);
+  assert.deepEqual(result.misses, []);
+  assert.equal(readFileSync(cassette, "utf8"), before);
+  await assert.rejects(
+    startCassette({ path: cassette, mode: "none", liveUrl: "http://127.0.0.1:9/mcp" }),
+    /liveUrl goes with onMiss "live"/,
+  );
+});
