@@ -65,14 +65,15 @@ export async function verifyCassette(options: VerifyOptions): Promise<VerifyRepo
   // Streamed: the plan keeps the client's requests and their answers, not the file.
   const built = await planFile(options.cassette, { allowDestructive: options.allowDestructive });
   const plan = options.choose ? options.choose(built) : built;
+  const why = `${options.cassette} was recorded with --secret-env`;
+  // Before anything is written: a name that is not set stops here.
+  const secrets = readSecrets(plan.secretEnv ?? [], why);
   // --update writes the live frames as they come, aside until the run is over.
   const live = options.updatePath !== undefined
-    ? await LiveCassette.open(options.updatePath, options.target)
+    ? await LiveCassette.open(options.updatePath, options.target, secrets)
     : undefined;
-  const why = `${options.cassette} was recorded with --secret-env`;
   let report: VerifyReport;
   try {
-    const secrets = readSecrets(plan.secretEnv ?? [], why);
     const runOptions: RunOptions = {
       cassettePath: options.cassette,
       serverName: options.serverName ?? describeTarget(options.target),

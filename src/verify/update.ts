@@ -9,12 +9,23 @@ import { makeHeader } from "../cassette/format.ts";
 import type { CassetteHeader, Entry } from "../cassette/format.ts";
 import type { ServerTarget } from "../client/target.ts";
 import { isObject } from "../util/helpers.ts";
+import { hideInText } from "../secrets/env.ts";
+import type { Secret } from "../secrets/env.ts";
 
-/** Builds a header for entries recorded from `target`, reading the handshake out of them. */
-export function headerFor(target: ServerTarget, entries: readonly Entry[]): CassetteHeader {
+/**
+ * Builds a header for entries recorded from `target`, reading the handshake
+ * out of them. With `secrets` (a cassette recorded with `--secret-env`) the
+ * server's command line or URL holds their placeholders, never the values,
+ * and the header lists their names, so a replay hides the live values again.
+ */
+export function headerFor(
+  target: ServerTarget,
+  entries: readonly Entry[],
+  secrets: readonly Secret[] = [],
+): CassetteHeader {
   const server: CassetteHeader["server"] = target.kind === "stdio"
-    ? { command: target.command }
-    : { url: target.url };
+    ? { command: target.command.map((arg) => hideInText(arg, secrets)) }
+    : { url: hideInText(target.url, secrets) };
   let protocolVersion: string | undefined;
   for (const entry of entries) {
     if (entry.type !== "message" || entry.dir !== "s2c" || !isObject(entry.msg)) continue;
@@ -31,6 +42,9 @@ export function headerFor(target: ServerTarget, entries: readonly Entry[]): Cass
     transport: target.kind === "stdio" ? "stdio" : "http",
     protocolVersion,
     server,
+    ...(secrets.length > 0
+      ? { redaction: { rules: [], secretEnv: secrets.map((secret) => secret.name) } }
+      : {}),
   });
 }
 
@@ -62,22 +76,27 @@ export class LiveCassette {
   private constructor(
     private readonly writer: CassetteWriter,
     private readonly target: ServerTarget,
+    private readonly secrets: readonly Secret[],
   ) {}
 
   /** Opens the writer; nothing replaces `path` before `close`. */
-  static async open(path: string, target: ServerTarget): Promise<LiveCassette> {
+  static async open(
+    path: string,
+    target: ServerTarget,
+    secrets: readonly Secret[] = [],
+  ): Promise<LiveCassette> {
     const writer = await CassetteWriter.open(path, {
       aside: true,
-      fallbackHeader: headerFor(target, []),
+      fallbackHeader: headerFor(target, [], secrets),
     });
-    return new LiveCassette(writer, target);
+    return new LiveCassette(writer, target, secrets);
   }
 
   /** One live entry. */
   append(entry: Entry): void {
     this.writer.append(entry);
     if (this.known) return;
-    const header = headerFor(this.target, [entry]);
+    const header = headerFor(this.target, [entry], this.secrets);
     if (header.protocolVersion === undefined) return;
     this.known = true;
     this.writer.setHeader(header);
