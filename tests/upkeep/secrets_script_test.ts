@@ -50,6 +50,7 @@ test("record --script puts the real value back into what it sends, and records t
   assert.ok(!bytes.includes(SECRET), "the secret is nowhere in the cassette:\n" + bytes);
   const [header, ...entries] = bytes.trim().split("\n").map((line) => JSON.parse(line));
   assert.deepEqual(header.redaction.secretEnv, ["STAMP_SECRET"]);
+  assert.equal(header.server.command.at(-1), "[SECRET:STAMP_SECRET]");
   const call = entries.find((entry) => entry.msg?.params?.name === "stamp");
   assert.equal(call.msg.params.arguments.badge, "[SECRET:STAMP_SECRET]");
   const answer = entries.find((entry) => entry.dir === "s2c" && entry.msg?.result?.content);
