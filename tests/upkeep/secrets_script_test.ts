@@ -116,3 +116,22 @@ test("record --script with a secret name that is not set: one line naming it, ex
   assert.match(fromFlag.stderr, /--secret-env MCP_CASSETTE_NO_SUCH_SECRET: .* is not set/);
   assert.equal(existsSync(cassette), false);
 });
+
+test("check --script sends a playbook's [SECRET:NAME] as the value too; unset, one line and exit 2", async () => {
+  const folder = tempDir();
+  const checked = await run([...CLI, "check", "--script", playbook(folder), "--", ...SERVER], {
+    env: envWith(SECRET),
+  });
+  // The server answers a wrong badge with isError: a failed step, exit 1.
+  assert.equal(checked.code, 0, checked.stdout + checked.stderr);
+  assert.ok(!(checked.stdout + checked.stderr).includes(SECRET), "the value is not printed");
+  const unset = await run([...CLI, "check", "--script", playbook(folder), "--", ...SERVER], {
+    env: envWith(undefined),
+  });
+  assert.equal(unset.code, 2, unset.stdout + unset.stderr);
+  assert.equal(unset.stderr.trim().split("\n").length, 1, unset.stderr);
+  assert.match(
+    unset.stderr,
+    /holds \[SECRET:STAMP_SECRET\]: the environment variable STAMP_SECRET is not set/,
+  );
+});
