@@ -193,6 +193,8 @@ async function replayWithExtras(
   const { spy, appending, url } = liveFlags(values, command);
   const quiet = flag(values, "quiet");
   const log = quiet ? () => {} : (line: string) => printErr(`mcp-cassette: ${line}`);
+  const listen = stringOption(values, "listen");
+  if (listen) return await spyListening(cassette, listen, { command, url }, values, log);
   const { replayNewEpisodes } = await import(
     "../" + "modes/replay_run.ts"
   ) as typeof import("../modes/replay_run.ts");
@@ -209,6 +211,41 @@ async function replayWithExtras(
     finishReport: (report) => finishReport(report, values, quiet),
     afterSession: (report) => learnFrom(report, values),
   });
+}
+
+/**
+ * `--listen` with `--on-miss live`: the HTTP replay, whose misses (from any
+ * of its sessions) go to one live server, started on the first miss and
+ * given the handshake of the session that missed; nothing is written.
+ */
+async function spyListening(
+  cassette: string,
+  listen: string,
+  live: { command: string[]; url?: string },
+  values: OptionValues,
+  log: (line: string) => void,
+): Promise<number> {
+  const { openSpy } = await import(
+    "../" + "modes/new_episodes.ts"
+  ) as typeof import("../modes/new_episodes.ts");
+  const { checkLiveUrl } = await import(
+    "../" + "modes/live_http.ts"
+  ) as typeof import("../modes/live_http.ts");
+  if (live.url !== undefined) checkLiveUrl(live.url, "--url");
+  const loaded = await loadCassette(cassette);
+  const base = await replayOptions(values, log, loaded.header, cassette);
+  const episodes = openSpy({ cassette, command: live.command, url: live.url, log });
+  let report: ReplayReport;
+  try {
+    const engine = new ReplayEngine(loaded, episodes.extend(base));
+    report = await serveListening(engine, listen, cassette, values, log);
+    if (episodes.answeredLive.length > 0) report.live = [...episodes.answeredLive];
+  } finally {
+    await episodes.close();
+  }
+  await writeReport(stringOption(values, "report"), report);
+  await learnFrom(report, values);
+  return finishReport(report, values, flag(values, "quiet"));
 }
 
 /** The `--match-ignore` paths; one that does not parse is a usage error naming the flag. */

@@ -67,7 +67,8 @@ export async function learnFrom(report: ReplayReport, values: OptionValues): Pro
  * How a replay with extras talks to a live server: `spy` (`--on-miss
  * live`), `appending` (`--new-episodes`, or spy with `--append`), and `url`
  * (`--url`, a Streamable HTTP server in place of the command after `--`);
- * checks the live server goes with them, and that none asks for `--listen`.
+ * checks the live server goes with them, and that only spy mode (which
+ * writes nothing) goes with `--listen`.
  */
 export function liveFlags(
   values: OptionValues,
@@ -98,9 +99,10 @@ export function liveFlags(
   if (!appending && !spy && url !== undefined) {
     throw new UsageError("replay --url goes with --on-miss live or --new-episodes");
   }
-  if (stringOption(values, "listen")) {
+  // Spy mode writes nothing, so one live server can stand behind every HTTP session.
+  if (stringOption(values, "listen") && (appending || stringOption(values, "run-log"))) {
     throw new UsageError(
-      "--new-episodes, --on-miss live and --run-log work over stdio only, not with --listen",
+      "--new-episodes, --append and --run-log work over stdio only, not with --listen",
     );
   }
   return { spy, appending, ...(url !== undefined ? { url } : {}) };

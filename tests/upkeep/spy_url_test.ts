@@ -13,7 +13,8 @@ import path from "node:path";
 import { startCassette } from "../../mod.ts";
 import { Client, StdioClientTransport } from "../sdk.ts";
 import { CLI, EVERYTHING, initializeRequest, run, tempDir } from "../helpers.ts";
-import { freePort, startEverythingHttp } from "../http/http_helpers.ts";
+import { freePort, startBackground, startEverythingHttp, URL_LINE } from "../http/http_helpers.ts";
+import { StreamableHTTPClientTransport } from "../sdk.ts";
 
 /** A cassette of server-everything (stdio) that holds tools/list and no tools/call. */
 async function recorded(): Promise<string> {
@@ -199,4 +200,64 @@ test("the helpers' onMiss: live with liveUrl sends misses to the HTTP server and
     startCassette({ path: cassette, mode: "none", liveUrl: "http://127.0.0.1:9/mcp" }),
     /liveUrl goes with onMiss "live"/,
   );
+});
+
+test("spy over --listen: the HTTP replay answers hits, sends misses to the live server (--url or a command), writes nothing", async () => {
+  const cassette = await recorded();
+  const before = readFileSync(cassette, "utf8");
+  const server = await startEverythingHttp();
+  try {
+    for (const live of [["--url", server.url], ["--", ...EVERYTHING]]) {
+      const report = path.join(tempDir(), "report.json");
+      const replay = await startBackground(
+        [
+          ...CLI,
+          "replay",
+          cassette,
+          "--listen",
+          "127.0.0.1:0",
+          "--on-miss",
+          "live",
+          "--report",
+          report,
+          ...live,
+        ],
+        URL_LINE,
+      );
+      let code;
+      try {
+        const client = new Client({ name: "spy-listen-test", version: "1.0.0" });
+        await client.connect(new StreamableHTTPClientTransport(new URL(replay.found)));
+        const tools = await client.listTools();
+        assert.ok(tools.tools.some((tool) => tool.name === "echo"));
+        const echoed = await client.callTool({ name: "echo", arguments: { message: "listened" } });
+        assert.match(JSON.stringify(echoed.content), /listened/);
+        await client.close();
+      } finally {
+        code = await replay.stop();
+      }
+      assert.equal(code, 0, live[0] + ": " + replay.output());
+      assert.match(replay.output(), /answered live: tools\/call "echo"/);
+      const written = JSON.parse(readFileSync(report, "utf8"));
+      assert.deepEqual(written.live, ['tools/call "echo"'], live[0]);
+      assert.deepEqual(written.misses, []);
+    }
+  } finally {
+    await server.stop();
+  }
+  assert.equal(readFileSync(cassette, "utf8"), before, "spy mode writes nothing");
+  const appending = await run([
+    ...CLI,
+    "replay",
+    cassette,
+    "--listen",
+    "127.0.0.1:0",
+    "--on-miss",
+    "live",
+    "--append",
+    "--url",
+    "http://127.0.0.1:9/mcp",
+  ]);
+  assert.equal(appending.code, 2, appending.stderr);
+  assert.match(appending.stderr, /--append and --run-log work over stdio only, not with --listen/);
 });
