@@ -21,8 +21,9 @@ export function launchArgs(
     recordArgs: string[];
     replay: string[];
     server: string[];
-    /** Spy mode: a replay whose misses go to `server`. */
+    /** Spy mode: a replay whose misses go to `server`, or to `liveUrl` when given. */
     spy?: boolean;
+    liveUrl?: string;
   },
 ): string[] {
   const { cassette, mode, group, runLog, recordArgs, replay, server } = launch;
@@ -34,7 +35,8 @@ export function launchArgs(
     const flags = ["--new-episodes", "--group", group, "--run-log", runLog];
     return ["replay", cassette, ...flags, ...replay, "--", ...server];
   }
-  const live = launch.spy ? ["--on-miss", "live", "--", ...server] : [];
+  const to = launch.liveUrl === undefined ? ["--", ...server] : ["--url", launch.liveUrl];
+  const live = launch.spy ? ["--on-miss", "live", ...to] : [];
   return ["replay", cassette, "--run-log", runLog, ...replay, ...live];
 }
 
@@ -50,15 +52,30 @@ export function matchArgs(options: { match?: MatchMode; matchIgnore?: string[] }
 
 /**
  * Whether a start is a spy-mode replay (`onMiss: "live"` on a cassette the
- * mode replays); a bad `onMiss`, or `live` with no server, is a UsageError.
+ * mode replays); a bad `onMiss`, `live` with no server command nor
+ * `liveUrl`, or a `liveUrl` without `live`, is a UsageError.
  */
-export function spyMode(onMiss: string | undefined, action: ModeAction, server: string[]): boolean {
+export function spyMode(
+  onMiss: string | undefined,
+  action: ModeAction,
+  server: string[],
+  liveUrl?: string,
+): boolean {
   if (onMiss !== undefined && onMiss !== "error" && onMiss !== "live") {
     throw new UsageError(`onMiss must be "error" or "live", not ${JSON.stringify(onMiss)}`);
   }
+  if (liveUrl !== undefined && onMiss !== "live") {
+    throw new UsageError(`liveUrl goes with onMiss "live"`);
+  }
+  if (liveUrl !== undefined && !/^https?:\/\//i.test(liveUrl)) {
+    // Not quoted: the URL may hold a token.
+    throw new UsageError("liveUrl must be an http:// or https:// URL");
+  }
   const spy = onMiss === "live" && action === "replay";
-  if (spy && server.length === 0) {
-    throw new UsageError(`onMiss "live" needs the live server command as \`server\``);
+  if (spy && server.length === 0 && liveUrl === undefined) {
+    throw new UsageError(
+      `onMiss "live" needs the live server command as \`server\` (or its URL as \`liveUrl\`)`,
+    );
   }
   return spy;
 }

@@ -34,6 +34,7 @@ import { planExpiry, settleRerecord } from "./expiry.ts";
 import { launchArgs, matchArgs, secretArgs, spyMode } from "./launch_args.ts";
 import type { OnExpired } from "../modes/expiry.ts";
 import { writeFileSafely } from "../files/safe_write.ts";
+import { secretHider } from "../secrets/env.ts";
 
 /** Options of {@linkcode startCassette}. */
 export interface CassetteOptions {
@@ -63,6 +64,8 @@ export interface CassetteOptions {
    * result's `live` lists what it answered.
    */
   onMiss?: "error" | "live";
+  /** Spy mode's live server reached over Streamable HTTP at this URL, in place of `server`. */
+  liveUrl?: string;
   /** `record --secret-env`: variables whose values are recorded as `[SECRET:NAME]`. */
   secretEnv?: string[];
   /** Most age of the cassette, e.g. `30d` or `12h` (`replay --max-age`). */
@@ -207,7 +210,7 @@ export async function startCassette(given: CassetteOptions): Promise<CassetteSer
   const cli = options.cli ?? runtime.selfCommand();
   const replay = [...matchArgs(options), ...replayExtra];
   const output = expiry.output;
-  const spy = spyMode(options.onMiss, action, server);
+  const spy = spyMode(options.onMiss, action, server, options.liveUrl);
   recordArgs.push(...secretArgs(options.secretEnv, action));
   const tail = launchArgs(action, {
     spy,
@@ -218,6 +221,7 @@ export async function startCassette(given: CassetteOptions): Promise<CassetteSer
     recordArgs,
     replay,
     server,
+    liveUrl: options.liveUrl,
   });
   const line = [...cli, ...tail];
   let finished: Promise<CassetteResult> | undefined;
@@ -347,11 +351,14 @@ async function startHttp(
       `Record mode "${mode}" would write ${cassette}: the HTTP form only replays; record over stdio`,
     );
   }
-  const engine = new ReplayEngine(await loadCassette(cassette), {
+  const loaded = await loadCassette(cassette);
+  const rewriteRequest = secretHider(loaded.header.redaction?.secretEnv);
+  const engine = new ReplayEngine(loaded, {
     match: options.match,
     fingerprint: {
       ignorePaths: parseIgnorePaths(options.matchIgnore ?? [], "matchIgnore"),
     },
+    ...(rewriteRequest ? { rewriteRequest } : {}),
   });
   let stop: () => void = () => {};
   const until = new Promise<void>((resolve) => (stop = resolve));

@@ -32,7 +32,7 @@ export const command: Command = {
   name: "replay",
   summary: "Serve a cassette as an MCP server (stdio, or HTTP with --listen)",
   usage:
-    "replay CASSETTE [--listen HOST:PORT] [options] | replay CASSETTE --new-episodes -- <server command...> | replay CASSETTE --on-miss live [--append] -- <server command...>",
+    "replay CASSETTE [--listen HOST:PORT] [options] | replay CASSETTE --new-episodes -- <server command...> | replay CASSETTE --on-miss live [--append] (-- <server command...> | --url URL)",
   description: [
     "Put this command in the client's config in place of the server. It answers from the cassette,",
     "with no network and no server process. Misses get a JSON-RPC error naming the closest recording",
@@ -44,7 +44,7 @@ export const command: Command = {
     if (positionals.length !== 1) throw new UsageError("replay needs exactly one CASSETTE");
     if (
       flag(values, "new-episodes") || rest.length > 0 || stringOption(values, "run-log") ||
-      spying(values)
+      stringOption(values, "url") !== undefined || spying(values)
     ) {
       return await replayWithExtras(positionals[0], rest, values);
     }
@@ -190,15 +190,17 @@ async function replayWithExtras(
   command: string[],
   values: OptionValues,
 ): Promise<number> {
-  const { spy, appending } = liveFlags(values, command);
+  const { spy, appending, url } = liveFlags(values, command);
   const quiet = flag(values, "quiet");
   const log = quiet ? () => {} : (line: string) => printErr(`mcp-cassette: ${line}`);
+  const listen = stringOption(values, "listen");
+  if (listen) return await spyListening(cassette, listen, { command, url }, values, log);
   const { replayNewEpisodes } = await import(
     "../" + "modes/replay_run.ts"
   ) as typeof import("../modes/replay_run.ts");
   return await replayNewEpisodes({
     cassette,
-    ...(appending || spy ? { liveServer: command } : {}),
+    ...(appending || spy ? (url === undefined ? { liveServer: command } : { liveUrl: url }) : {}),
     spy: spy && !appending,
     group: stringOption(values, "group"),
     runLog: stringOption(values, "run-log"),
@@ -209,6 +211,41 @@ async function replayWithExtras(
     finishReport: (report) => finishReport(report, values, quiet),
     afterSession: (report) => learnFrom(report, values),
   });
+}
+
+/**
+ * `--listen` with `--on-miss live`: the HTTP replay, whose misses (from any
+ * of its sessions) go to one live server, started on the first miss and
+ * given the handshake of the session that missed; nothing is written.
+ */
+async function spyListening(
+  cassette: string,
+  listen: string,
+  live: { command: string[]; url?: string },
+  values: OptionValues,
+  log: (line: string) => void,
+): Promise<number> {
+  const { openSpy } = await import(
+    "../" + "modes/new_episodes.ts"
+  ) as typeof import("../modes/new_episodes.ts");
+  const { checkLiveUrl } = await import(
+    "../" + "modes/live_http.ts"
+  ) as typeof import("../modes/live_http.ts");
+  if (live.url !== undefined) checkLiveUrl(live.url, "--url");
+  const loaded = await loadCassette(cassette);
+  const base = await replayOptions(values, log, loaded.header, cassette);
+  const episodes = openSpy({ cassette, command: live.command, url: live.url, log });
+  let report: ReplayReport;
+  try {
+    const engine = new ReplayEngine(loaded, episodes.extend(base));
+    report = await serveListening(engine, listen, cassette, values, log);
+    if (episodes.answeredLive.length > 0) report.live = [...episodes.answeredLive];
+  } finally {
+    await episodes.close();
+  }
+  await writeReport(stringOption(values, "report"), report);
+  await learnFrom(report, values);
+  return finishReport(report, values, flag(values, "quiet"));
 }
 
 /** The `--match-ignore` paths; one that does not parse is a usage error naming the flag. */

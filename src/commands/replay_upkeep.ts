@@ -65,31 +65,45 @@ export async function learnFrom(report: ReplayReport, values: OptionValues): Pro
 
 /**
  * How a replay with extras talks to a live server: `spy` (`--on-miss
- * live`), `appending` (`--new-episodes`, or spy with `--append`); checks
- * the server command after `--` goes with them, and that none asks for
- * `--listen`.
+ * live`), `appending` (`--new-episodes`, or spy with `--append`), and `url`
+ * (`--url`, a Streamable HTTP server in place of the command after `--`);
+ * checks the live server goes with them, and that only spy mode (which
+ * writes nothing) goes with `--listen`.
  */
 export function liveFlags(
   values: OptionValues,
   command: string[],
-): { spy: boolean; appending: boolean } {
+): { spy: boolean; appending: boolean; url?: string } {
   const spy = spying(values);
   const appending = flag(values, "new-episodes") || (spy && flag(values, "append"));
-  if (spy && command.length === 0) {
-    throw new UsageError("replay --on-miss live needs the live server command after --");
+  const url = stringOption(values, "url");
+  if (url !== undefined && command.length > 0) {
+    throw new UsageError("replay takes either --url or a server command after --, not both");
   }
-  if (appending && command.length === 0) {
-    throw new UsageError("replay --new-episodes needs the live server command after --");
+  const live = command.length > 0 || url !== undefined;
+  if (spy && !live) {
+    throw new UsageError(
+      "replay --on-miss live needs the live server command after -- (or --url URL)",
+    );
+  }
+  if (appending && !live) {
+    throw new UsageError(
+      "replay --new-episodes needs the live server command after -- (or --url URL)",
+    );
   }
   if (!appending && !spy && command.length > 0) {
     throw new UsageError(
       "replay takes a server command after -- only with --new-episodes or --on-miss live",
     );
   }
-  if (stringOption(values, "listen")) {
+  if (!appending && !spy && url !== undefined) {
+    throw new UsageError("replay --url goes with --on-miss live or --new-episodes");
+  }
+  // Spy mode writes nothing, so one live server can stand behind every HTTP session.
+  if (stringOption(values, "listen") && (appending || stringOption(values, "run-log"))) {
     throw new UsageError(
-      "--new-episodes, --on-miss live and --run-log work over stdio only, not with --listen",
+      "--new-episodes, --append and --run-log work over stdio only, not with --listen",
     );
   }
-  return { spy, appending };
+  return { spy, appending, ...(url !== undefined ? { url } : {}) };
 }

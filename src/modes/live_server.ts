@@ -15,8 +15,23 @@ import type { ChildOutcome } from "../runtime/stop_child.ts";
 
 const encoder = new TextEncoder();
 
+/**
+ * What `new_episodes` and spy mode need of a live server, however it is
+ * reached: this module's stdio child, or ./live_http.ts over Streamable HTTP.
+ */
+export interface LiveLink {
+  /** Every server message other than an awaited answer (notifications, its own requests). */
+  onOther: (message: JsonRpcMessage) => void;
+  /** Sends a notification or an answer to one of the server's requests. */
+  notify(message: JsonRpcMessage): Promise<void>;
+  /** Sends a request and resolves with the server's answer (an error answer when there is none). */
+  request(message: JsonRpcMessage & { id: JsonRpcId }, timeoutMs?: number): Promise<JsonRpcMessage>;
+  /** Ends the server or the session; a child's outcome, undefined over HTTP. */
+  stop(graceMs?: number): Promise<ChildOutcome | undefined>;
+}
+
 /** A live stdio server and the requests waiting for its answers. */
-export class LiveServer {
+export class LiveServer implements LiveLink {
   #child: ChildProcess;
   #writer: WritableStreamDefaultWriter<Uint8Array>;
   #waiting = new Map<string, { id: JsonRpcId; resolve: (message: JsonRpcMessage) => void }>();

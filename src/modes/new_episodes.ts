@@ -1,6 +1,7 @@
 /**
  * Record mode `new_episodes`: replay, and send each request the cassette
- * has no answer for to the live server (started on the first miss), append
+ * has no answer for to the live server (started on the first miss, or
+ * reached over Streamable HTTP when it is a URL), append
  * the exchange to the cassette marked `appended: true`, and answer the
  * client with the live answer.
  *
@@ -16,13 +17,17 @@ import type { ReplayOptions } from "../replay/engine.ts";
 import { acquireClaim } from "../claim/claim.ts";
 import type { Claim } from "../claim/claim.ts";
 import { LiveServer } from "./live_server.ts";
+import type { LiveLink } from "./live_server.ts";
+import { HttpLiveServer } from "./live_http.ts";
 
 /** Options of {@linkcode openNewEpisodes}. */
 export interface NewEpisodesOptions {
   /** The cassette, which must exist. */
   cassette: string;
-  /** The live server command line. */
+  /** The live server command line (empty when `url` is given). */
   command: string[];
+  /** The live server's URL (Streamable HTTP), in place of `command`. */
+  url?: string;
   /** The recording this run works for (see src/claim/). */
   group?: string;
   force?: boolean;
@@ -57,7 +62,8 @@ const HANDSHAKE_ID = "mcp-cassette-handshake";
 export async function openNewEpisodes(options: NewEpisodesOptions): Promise<NewEpisodes> {
   const { claim } = await acquireClaim(options.cassette, {
     group: options.group,
-    command: options.command,
+    // A URL's query may be a token: the claim file names no live server then.
+    ...(options.url === undefined ? { command: options.command } : {}),
     onHeld: "fail",
     force: options.force,
     log: options.log,
@@ -76,8 +82,9 @@ export async function openNewEpisodes(options: NewEpisodesOptions): Promise<NewE
 }
 
 /**
- * Spy mode (`replay --on-miss live`): misses go to the live server, started
- * on the first one and given the session's own handshake, and its answers go
+ * Spy mode (`replay --on-miss live`): misses go to the live server (a command
+ * started on the first one, or a URL first reached then), given the
+ * session's own handshake, and its answers go
  * to the client; the cassette is neither claimed nor written.
  */
 export function openSpy(options: SpyOptions): NewEpisodes {
@@ -94,7 +101,7 @@ function described(message: JsonRpcMessage): string {
 }
 
 class Episodes implements NewEpisodes {
-  #live: LiveServer | undefined;
+  #live: LiveLink | undefined;
   #writer: CassetteWriter | undefined;
   #initialize: JsonRpcMessage | undefined;
   #initializedNote: JsonRpcMessage | undefined;
@@ -182,7 +189,7 @@ class Episodes implements NewEpisodes {
   }
 
   /** Starts the live server on the first miss and replays the client's handshake to it. */
-  async #ensureLive(first: JsonRpcMessage): Promise<LiveServer> {
+  async #ensureLive(first: JsonRpcMessage): Promise<LiveLink> {
     if (this.#live) return this.#live;
     if (this.claim) {
       this.#writer = await CassetteWriter.open(this.options.cassette, {
@@ -194,7 +201,10 @@ class Episodes implements NewEpisodes {
         },
       });
     }
-    const live = LiveServer.start(this.options.command);
+    const url = this.options.url;
+    const live = url === undefined
+      ? LiveServer.start(this.options.command)
+      : HttpLiveServer.start(url);
     this.#live = live;
     if (this.#initialize && first.method !== "initialize") {
       const answer = await live.request({ ...this.#initialize, id: HANDSHAKE_ID });
@@ -209,7 +219,7 @@ class Episodes implements NewEpisodes {
   }
 
   /** Notifications during a forwarded exchange are kept; the live server's own requests are declined. */
-  #onServerMessage(live: LiveServer, message: JsonRpcMessage, session: string | undefined): void {
+  #onServerMessage(live: LiveLink, message: JsonRpcMessage, session: string | undefined): void {
     if (this.#closed) return;
     this.#append({ type: "message", dir: "s2c", msg: message as Json }, session);
     if (message.method !== undefined && message.id !== undefined && message.id !== null) {

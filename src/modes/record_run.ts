@@ -11,6 +11,7 @@ import { ReplayEngine } from "../replay/engine.ts";
 import { serveStdio } from "../replay/stdio.ts";
 import { formatReport } from "../replay/report.ts";
 import { recordStdio } from "../record/stdio.ts";
+import { redactCommandLine } from "../redact/mod.ts";
 import { CassetteError } from "../errors/errors.ts";
 import type { StdioRecordOptions } from "../record/stdio.ts";
 import { runtime } from "../runtime/mod.ts";
@@ -84,7 +85,10 @@ export async function runRecord(options: RunRecordOptions): Promise<number> {
   try {
     acquired = await acquireClaim(options.output, {
       group: options.group,
-      command: options.command,
+      // The claim file sits beside the cassette: it names the server as its header does.
+      command: options.redactor
+        ? redactCommandLine(options.redactor, options.command)
+        : options.command,
       onHeld: mode === "once" ? "wait" : "fail",
       force: options.force,
       log,

@@ -15,6 +15,7 @@ import type { ReplayReport } from "../replay/report.ts";
 import { serveStdio } from "../replay/stdio.ts";
 import { runtime } from "../runtime/mod.ts";
 import { openNewEpisodes, openSpy } from "./new_episodes.ts";
+import { checkLiveUrl } from "./live_http.ts";
 import type { NewEpisodes } from "./new_episodes.ts";
 import { RunReporter } from "./run_report.ts";
 import { writeFileSafely } from "../files/safe_write.ts";
@@ -28,7 +29,9 @@ export interface ReplayRunOptions {
   cassette: string;
   /** The live server's command: misses go to it and are appended. Absent: plain replay. */
   liveServer?: string[];
-  /** Spy mode: misses go to `liveServer` and nothing is written to the cassette. */
+  /** The live server's URL (Streamable HTTP), in place of `liveServer`'s command. */
+  liveUrl?: string;
+  /** Spy mode: misses go to the live server and nothing is written to the cassette. */
   spy?: boolean;
   /** The recording this run belongs to (set by the library). */
   group?: string;
@@ -50,7 +53,9 @@ export interface ReplayRunOptions {
 
 /** Serves the cassette on stdio with the extras; resolves with the exit code. */
 export async function replayNewEpisodes(options: ReplayRunOptions): Promise<number> {
-  const { cassette, liveServer, log } = options;
+  const { cassette, log, liveUrl } = options;
+  if (liveUrl !== undefined) checkLiveUrl(liveUrl, "--url");
+  const liveServer = options.liveServer ?? (liveUrl === undefined ? undefined : []);
   const reporter = new RunReporter(options.runLog);
   const appending = liveServer !== undefined && !options.spy;
   const action = appending ? "replay-append" : "replay";
@@ -59,13 +64,16 @@ export async function replayNewEpisodes(options: ReplayRunOptions): Promise<numb
     ? await loadCassette(cassette)
     : await streamCassette(cassette, (await replayReading(cassette)).stream);
   let episodes: NewEpisodes | undefined;
-  if (liveServer && !appending) episodes = openSpy({ cassette, command: liveServer, log });
+  if (liveServer && !appending) {
+    episodes = openSpy({ cassette, command: liveServer, url: liveUrl, log });
+  }
   if (liveServer && appending) {
     // What the live server adds is scrubbed by the rules the recording was.
     const redactor = await options.recordingRedactor(loaded.header);
     episodes = await openNewEpisodes({
       cassette,
       command: liveServer,
+      url: liveUrl,
       group: options.group,
       force: false,
       log,

@@ -84,7 +84,13 @@ export const REPLAY_OPTIONS: OptionSet = {
     type: "string",
     valueName: "WHAT",
     description:
-      "error (the default): a miss is a JSON-RPC error; live: it goes to the live server given after -- and nothing is written (spy mode)",
+      "error (the default): a miss is a JSON-RPC error; live: it goes to the live server given after -- (or by --url) and nothing is written (spy mode)",
+  },
+  url: {
+    type: "string",
+    valueName: "URL",
+    description:
+      "With --on-miss live or --new-episodes: the live server's URL (Streamable HTTP), in place of a command after --",
   },
   append: {
     type: "boolean",

@@ -165,14 +165,16 @@ export class HttpRecorder implements ExchangeHost {
 
   #header(era: Era | undefined, protocolVersion?: string): CassetteHeader {
     const url = this.upstream.url;
-    const query = this.headerRedactor?.url
-      ? this.headerRedactor.url(url.pathname + url.search).slice(url.pathname.length)
-      : this.upstream.hide(url.search);
+    // The path is scrubbed with the query, as each request's path is: a
+    // secret may be a path segment (and slicing a scrubbed path was wrong).
+    const pathAndQuery = this.headerRedactor?.url
+      ? this.headerRedactor.url(url.pathname + url.search)
+      : url.pathname + this.upstream.hide(url.search);
     return makeHeader({
       transport: this.#transport,
       ...(era ? { era } : {}),
       ...(protocolVersion ? { protocolVersion } : {}),
-      server: { url: url.origin + url.pathname + query },
+      server: { url: url.origin + pathAndQuery },
       ...(this.settings.redactor ? { redaction: this.settings.redactor.info() } : {}),
     });
   }

@@ -32,7 +32,17 @@ export function found(scan: (hit: Hit) => void): Finding[] {
   return all;
 }
 
-const PLACEHOLDERS = new RegExp(PLACEHOLDER_SOURCE, "g");
+/**
+ * The runs of text no rule rewrites: every placeholder a strategy makes,
+ * and `record --secret-env`'s `[SECRET:NAME]`, which the secrets put in
+ * before the rules run (else free-text rules read `SECRET:NAME` as a
+ * credential and its value, and the command line in a header became
+ * `[SECRET:[REDACTED:credential]`).
+ */
+const PLACEHOLDERS = new RegExp(
+  `${PLACEHOLDER_SOURCE}|\\[SECRET:[A-Za-z_][A-Za-z0-9_]*\\]`,
+  "g",
+);
 
 /** A JSON pointer step for `key`. */
 export function pointerStep(key: string): string {

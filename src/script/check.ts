@@ -10,6 +10,7 @@ import type { OptionValues } from "../options/spec.ts";
 import { flag, stringOption } from "../options/spec.ts";
 import { UsageError } from "../errors/errors.ts";
 import { loadPlaybook } from "./playbook.ts";
+import { revealPlaybook, scriptSecrets } from "./secrets.ts";
 import type { Playbook } from "./playbook.ts";
 import { playbookConnectionOptions, playbookHandshake, runSteps } from "./runner.ts";
 
@@ -40,5 +41,8 @@ export async function checkScriptFromFlags(
     if (flag(values, "stop-on-error")) throw new UsageError("--stop-on-error needs --script");
     return undefined;
   }
-  return checkScript(await loadPlaybook(file), flag(values, "stop-on-error"));
+  // A playbook's [SECRET:NAME] is sent as $NAME, as record --script sends it.
+  const playbook = await loadPlaybook(file);
+  const revealed = revealPlaybook(playbook, scriptSecrets(playbook, []));
+  return checkScript(revealed, flag(values, "stop-on-error"));
 }

@@ -9,6 +9,7 @@ import { flag, stringList, stringOption } from "../options/spec.ts";
 import { UsageError } from "../errors/errors.ts";
 import { loadPlaybook } from "./playbook.ts";
 import { recordScripted } from "./record.ts";
+import { revealPlaybook, scriptSecrets } from "./secrets.ts";
 
 /** The `record` flags a scripted recording passes on to the recorder it starts. */
 function recorderFlags(values: OptionValues): string[] {
@@ -39,12 +40,17 @@ export async function recordWithPlaybook(
       throw new UsageError(`record --script does not take --${name}`);
     }
   }
-  const playbook = await loadPlaybook(stringOption(values, "script")!);
+  const loaded = await loadPlaybook(stringOption(values, "script")!);
+  // Every name must be set before anything starts: an unset one writes nothing.
+  const secrets = scriptSecrets(loaded, stringList(values, "secret-env"));
+  const playbook = revealPlaybook(loaded, secrets);
+  const flags = recorderFlags(values);
+  for (const { name } of secrets) flags.push("--secret-env", name);
   return await recordScripted({
     playbook,
     output,
     ...(url !== undefined ? { url, listen: stringOption(values, "listen") } : { command: rest }),
-    recorderFlags: recorderFlags(values),
+    recorderFlags: flags,
     stopOnError: flag(values, "stop-on-error"),
     log: (line) => log(`mcp-cassette: ${line}`),
   });

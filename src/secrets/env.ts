@@ -100,6 +100,19 @@ export function revealSecrets(message: Json, secrets: readonly Secret[]): Json {
 }
 
 /**
+ * A replay's `rewriteRequest` for a cassette recorded with `names`: live
+ * requests carry the secrets' current values, hidden as the recording hid
+ * them. Undefined when no name is listed or none is set now.
+ */
+export function secretHider(
+  names: readonly string[] | undefined,
+): ((message: unknown) => { message: Json }) | undefined {
+  const secrets = presentSecrets(names ?? []);
+  if (secrets.length === 0) return undefined;
+  return (message) => ({ message: hideSecrets(message as Json, secrets) });
+}
+
+/**
  * A redactor that hides `secrets` before `inner` runs, and lists their
  * names in the header. It has no recipe: the stdio recorder then copies on
  * its main thread, since another thread could not read these values.

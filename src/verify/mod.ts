@@ -15,6 +15,7 @@
  * @module
  */
 import { hideSecrets, readSecrets } from "../secrets/env.ts";
+import type { Secret } from "../secrets/env.ts";
 import { describeTarget, openTransport } from "../client/target.ts";
 import type { ServerTarget } from "../client/target.ts";
 import { DEFAULT_REQUEST_TIMEOUT_MS } from "../client/connection.ts";
@@ -98,11 +99,12 @@ export async function verifyCassette(options: VerifyOptions): Promise<VerifyRepo
     filters,
     options.cassette,
   );
-  const { rewriter, live } = await openWriters(options, plan, filters.length > 0);
   const why = `${options.cassette} was recorded with --secret-env`;
+  // Before anything is written: a name that is not set stops here.
+  const secrets = readSecrets(plan.secretEnv ?? [], why);
+  const { rewriter, live } = await openWriters(options, plan, filters.length > 0, secrets);
   let report: VerifyReport;
   try {
-    const secrets = readSecrets(plan.secretEnv ?? [], why);
     const runOptions: RunOptions = {
       cassettePath: options.cassette,
       serverName: options.serverName ?? describeTarget(options.target),
@@ -140,6 +142,7 @@ async function openWriters(
   options: VerifyOptions,
   plan: VerifyPlan,
   filtered: boolean,
+  secrets: readonly Secret[],
 ): Promise<{ rewriter?: AnswerRewriter; live?: LiveCassette }> {
   if (options.updatePath === undefined && !options.updateFailed) return {};
   const redactor = () =>
@@ -152,7 +155,9 @@ async function openWriters(
     const target = options.updatePath ?? options.cassette;
     return { rewriter: await AnswerRewriter.prepare(options.cassette, target, plan, redactor) };
   }
-  return { live: await LiveCassette.open(options.updatePath!, options.target, await redactor()) };
+  return {
+    live: await LiveCassette.open(options.updatePath!, options.target, await redactor(), secrets),
+  };
 }
 
 /**

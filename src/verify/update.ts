@@ -16,12 +16,23 @@ import type { Redactor } from "../redact/redactor_types.ts";
 function withRedaction(header: CassetteHeader, redactor: Redactor | undefined): CassetteHeader {
   return redactor ? { ...header, redaction: redactor.info() } : header;
 }
+import { hideInText } from "../secrets/env.ts";
+import type { Secret } from "../secrets/env.ts";
 
-/** Builds a header for entries recorded from `target`, reading the handshake out of them. */
-export function headerFor(target: ServerTarget, entries: readonly Entry[]): CassetteHeader {
+/**
+ * Builds a header for entries recorded from `target`, reading the handshake
+ * out of them. With `secrets` (a cassette recorded with `--secret-env`) the
+ * server's command line or URL holds their placeholders, never the values,
+ * and the header lists their names, so a replay hides the live values again.
+ */
+export function headerFor(
+  target: ServerTarget,
+  entries: readonly Entry[],
+  secrets: readonly Secret[] = [],
+): CassetteHeader {
   const server: CassetteHeader["server"] = target.kind === "stdio"
-    ? { command: target.command }
-    : { url: target.url };
+    ? { command: target.command.map((arg) => hideInText(arg, secrets)) }
+    : { url: hideInText(target.url, secrets) };
   let protocolVersion: string | undefined;
   for (const entry of entries) {
     if (entry.type !== "message" || entry.dir !== "s2c" || !isObject(entry.msg)) continue;
@@ -38,6 +49,9 @@ export function headerFor(target: ServerTarget, entries: readonly Entry[]): Cass
     transport: target.kind === "stdio" ? "stdio" : "http",
     protocolVersion,
     server,
+    ...(secrets.length > 0
+      ? { redaction: { rules: [], secretEnv: secrets.map((secret) => secret.name) } }
+      : {}),
   });
 }
 
@@ -70,30 +84,33 @@ export class LiveCassette {
     private readonly writer: CassetteWriter,
     private readonly target: ServerTarget,
     private readonly redactor: Redactor | undefined,
+    private readonly secrets: readonly Secret[],
   ) {}
 
   /**
    * Opens the writer; nothing replaces `path` before `close`. With a
    * `redactor` (the recording's own), every entry goes through it and the
-   * header says so, as when the cassette was recorded.
+   * header says so, as when the cassette was recorded; with `secrets`, the
+   * header's command line or URL holds their placeholders.
    */
   static async open(
     path: string,
     target: ServerTarget,
     redactor?: Redactor,
+    secrets: readonly Secret[] = [],
   ): Promise<LiveCassette> {
     const writer = await CassetteWriter.open(path, {
       aside: true,
-      fallbackHeader: withRedaction(headerFor(target, []), redactor),
+      fallbackHeader: withRedaction(headerFor(target, [], secrets), redactor),
     });
-    return new LiveCassette(writer, target, redactor);
+    return new LiveCassette(writer, target, redactor, secrets);
   }
 
   /** One live entry. */
   append(entry: Entry): void {
     this.writer.append(this.redactor ? redactEntry(this.redactor, entry) : entry);
     if (this.known) return;
-    const header = headerFor(this.target, [entry]);
+    const header = headerFor(this.target, [entry], this.secrets);
     if (header.protocolVersion === undefined) return;
     this.known = true;
     this.writer.setHeader(withRedaction(header, this.redactor));
