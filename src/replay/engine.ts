@@ -282,7 +282,8 @@ export class ReplayEngine implements RecordingSource, ReportSink {
 
   #noteUnplayed(session: ReplaySession): void {
     for (const trigger of session.unusedTriggers()) {
-      if (!trigger.isRequest) continue;
+      // A recording marked optional may go unplayed: it is no finding.
+      if (!trigger.isRequest || trigger.optional) continue;
       this.report.unplayed.push(
         trigger.key.name ? `${trigger.key.method} ${trigger.key.name}` : trigger.key.method,
       );
@@ -370,6 +371,7 @@ function recordedUse(trigger: Trigger): RecordedUse {
     line: trigger.line,
     method: trigger.key.method,
     ...named,
+    ...(trigger.optional ? { optional: true as const } : {}),
     played: 0,
     inexact: 0,
     repeated: 0,

@@ -32,6 +32,8 @@ export interface RecordedUse {
   method: string;
   /** The tool, prompt or resource it names. */
   name?: string;
+  /** The cassette marks it `optional`: it may go unplayed. */
+  optional?: true;
   /** Answered live requests with the same key, in causal order. */
   played: number;
   /** Stood in for a live request with another key (`match: "lenient"`). */
@@ -51,7 +53,7 @@ export interface ReplayReport {
   repeats: string[];
   /** Requests answered by the next unused answer of the same method. */
   inexact: string[];
-  /** Recorded requests no client asked for. */
+  /** Recorded requests no client asked for (but those the cassette marks `optional`). */
   unplayed: string[];
   /** Requests answered by a recording made after a request the live session had not made. */
   outOfOrder: string[];
