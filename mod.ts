@@ -198,6 +198,7 @@ export type {
   Divergence,
   RecordedUse,
   ReplayReport,
+  ReportedCassette,
   ServerInitiated,
 } from "./src/replay/report.ts";
 export type { Journal, JournalEntry, JournalOutcome } from "./src/replay/journal.ts";

@@ -12,10 +12,14 @@
 #       build the wheel or the binary and run the Python package's pytest
 #       suite and the Go module's go test; the runner only starts them, so
 #       CI runs them once, under Deno.
+#   tests/interop/python_control_test.ts
+#       the Python SDK client (tests/interop/setup.sh's venv) against
+#       `replay --listen --control`; it needs Python, and the runner only
+#       starts processes, so CI runs it once, under Deno.
 # Usage: sh scripts/test_bun.sh [extra bun test flags]
 set -eu
 cd "$(dirname "$0")/.."
-EXCLUDE='^\./tests/(dist/(binary|npm_package|runtime_matrix)|bindings/(python|go))_test\.ts$'
+EXCLUDE='^\./tests/(dist/(binary|npm_package|runtime_matrix)|bindings/(python|go)|interop/python_control)_test\.ts$'
 if [ -x node_modules/.bin/bun ]; then BUN=node_modules/.bin/bun; else BUN=bun; fi
 files=$(find ./tests -name '*_test.ts' | grep -Ev "$EXCLUDE" | sort)
 # Bun's default 5 s per test is too short for the end-to-end tests on a busy CI runner.

@@ -102,6 +102,11 @@ const TYPES: Record<
       msg: { description: "The message; since version 2 the frame's own text, last in the line." },
       frame: text("The frame's text when it spans lines or holds a carriage return."),
       sse,
+      optional: {
+        const: true,
+        description:
+          "On a client request: the recording may go unplayed (docs/cassette-format.md).",
+      },
     },
     required: ["dir", "msg"],
   },

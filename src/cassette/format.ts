@@ -99,6 +99,12 @@ export interface SseFields {
 export interface MessageEntry extends EntryBase {
   type: "message";
   dir: Direction;
+  /**
+   * On a client request: the recording may go unplayed. Expectations
+   * (`expectAllPlayed`), `--fail-on-unplayed` and the report's `unplayed`
+   * pass it over, and `prune` keeps it. Set by `prune --optional` or by hand.
+   */
+  optional?: true;
   msg: Json;
   sse?: SseFields;
 }

@@ -23,7 +23,8 @@ function describe(exchange: RemovedExchange): string {
 export const command: Command = {
   name: "prune",
   summary: "Remove the recorded exchanges that none of the given runs' reports asked for",
-  usage: "prune CASSETTE --report REPORT.json|FOLDER... [-o OUT] [--dry-run]",
+  usage:
+    "prune CASSETTE [--report REPORT.json|FOLDER...] [--optional TOOL|LINE...] [-o OUT] [--dry-run]",
   description:
     "Reads the JSON reports of runs against the cassette (`replay --report`, or a folder such as the " +
     "one the test helpers fill when MCP_CASSETTE_REPORT_DIR is set, whose reports of other cassettes " +
@@ -33,12 +34,17 @@ export const command: Command = {
     "starts and ends, the lifecycle (initialize, notifications/initialized, server/discover) and client " +
     "notifications stay. The result is written to a side file beside OUT and renamed over OUT (without -o, over the " +
     "cassette). --dry-run prints what would go and writes nothing. A report of another cassette is " +
-    "refused (exit 2).",
+    'refused (exit 2). --optional marks recordings `"optional": true` (a tool, prompt or resource ' +
+    "name marks its every recorded request, a number the request on that cassette line): they are " +
+    "kept, and may go unplayed without a finding (expectAllPlayed, --fail-on-unplayed, the report's " +
+    "unplayed list); a recording already marked is never pruned. --optional works without --report.",
   options: PRUNE_OPTIONS,
   async run({ values, positionals }) {
     if (positionals.length !== 1) throw new UsageError("prune takes exactly one CASSETTE");
     const [cassette] = positionals;
-    const plan = await planPrune(cassette, stringList(values, "report"));
+    const plan = await planPrune(cassette, stringList(values, "report"), {
+      optional: stringList(values, "optional"),
+    });
     const dryRun = flag(values, "dry-run");
     const output = stringOption(values, "output") ?? cassette;
     const lines = plan.removed.map(describe);
@@ -46,6 +52,9 @@ export const command: Command = {
     const total = plan.cassette.entries.length;
     const summary =
       `${verb} ${plan.removed.length} recorded exchange(s), ${plan.dropLines.size} of ${total} entries, from ${cassette} (${plan.reports.files.length} report(s))`;
+    if (plan.marked.length > 0) {
+      lines.push(`${dryRun ? "Would mark" : "Marked"} optional: line ${plan.marked.join(", ")}`);
+    }
     if (!dryRun) {
       await writeAside(output, await prunedText(plan));
       if (plan.cassette.torn) {
@@ -53,7 +62,7 @@ export const command: Command = {
       }
     }
     await printOut(
-      [summary + (lines.length > 0 ? ":" : ""), ...lines].join("\n") +
+      [summary + (plan.removed.length > 0 ? ":" : ""), ...lines].join("\n") +
         (dryRun || output === cassette ? "\n" : `\nWrote ${output}\n`),
     );
     return ExitCode.Ok;

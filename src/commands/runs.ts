@@ -22,9 +22,11 @@ export const command: Command = {
     "MCP_CASSETTE_REPORT_DIR is set; with no REPORT that folder is read), and compares their " +
     "journals: per tool, how often each run called it and how many calls no recording answered; " +
     "the order each run first called its tools in, and whether it differs from the first run's; " +
-    "and, with --cassette, which argument paths differed from the recorded request that answered " +
-    "each call, and how often (without it, or for a report of another cassette, drift is unknown " +
-    "and a note says why). A tool a run called that its recording never saw is marked `!`. " +
+    "and which argument paths differed from the recorded request that answered each call, and how " +
+    "often, against --cassette or, without it, the cassette the reports name by path (for a report " +
+    "of another cassette, or one that names none, drift is unknown and a note says why; a named " +
+    "cassette that is gone or no longer has the report's header hash is refused, exit 2). " +
+    "A tool a run called that its recording never saw is marked `!`. " +
     "Reports of different cassettes are compared, and a note says so. --format markdown suits a " +
     "CI job summary. A file that is not a replay report, or no report at all, is refused (exit 2).",
   options: RUNS_OPTIONS,

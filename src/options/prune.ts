@@ -20,5 +20,12 @@ export const PRUNE_OPTIONS: OptionSet = {
     valueName: "FILE",
     description: "Write the pruned cassette here instead of replacing CASSETTE",
   },
+  optional: {
+    type: "string",
+    multiple: true,
+    valueName: "TOOL|LINE",
+    description:
+      "Mark these recordings optional (they may go unplayed) and keep them: a tool, prompt or resource name, or a request's cassette line",
+  },
   "dry-run": { type: "boolean", description: "Print what would be removed; write nothing" },
 };

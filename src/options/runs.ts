@@ -12,7 +12,7 @@ export const RUNS_OPTIONS: OptionSet = {
     type: "string",
     valueName: "FILE",
     description:
-      "The cassette the runs replayed: argument drift is measured against its recordings",
+      "The cassette the runs replayed: argument drift is measured against its recordings (default: the one the reports name)",
   },
   format: {
     type: "string",

@@ -46,6 +46,8 @@ export interface RemovedExchange {
 export interface PrunePlan {
   cassette: Cassette;
   removed: RemovedExchange[];
+  /** The request lines `--optional` marks (those not marked already), in order. */
+  marked: number[];
   /** Every line to drop, the HTTP envelopes of emptied exchanges included. */
   dropLines: Set<number>;
   reports: MergedReports;
@@ -143,10 +145,29 @@ function emptiedExchanges(
   return [...carried.values()].filter((tally) => tally.dropped > 0 && tally.kept === 0);
 }
 
-/** Works out what to remove from `path` given the reports of the runs that used it. */
-export async function planPrune(path: string, reportFiles: readonly string[]): Promise<PrunePlan> {
-  if (reportFiles.length === 0) {
-    throw new UsageError("prune needs at least one --report: without one every exchange would go");
+/** What else {@linkcode planPrune} does. */
+export interface PruneOptions {
+  /**
+   * Recordings to mark `optional` (and keep): a tool, prompt or resource
+   * name (its every request) or a request's cassette line.
+   */
+  optional?: readonly (string | number)[];
+}
+
+/**
+ * Works out what to remove from `path` given the reports of the runs that
+ * used it, and which requests `options.optional` marks.
+ */
+export async function planPrune(
+  path: string,
+  reportFiles: readonly string[],
+  options: PruneOptions = {},
+): Promise<PrunePlan> {
+  const selectors = options.optional ?? [];
+  if (reportFiles.length === 0 && selectors.length === 0) {
+    throw new UsageError(
+      "prune needs at least one --report (without one every exchange would go) or an --optional",
+    );
   }
   const cassette = await loadCassette(path);
   if (cassette.importedFrom) {
@@ -154,12 +175,18 @@ export async function planPrune(path: string, reportFiles: readonly string[]): P
       `${path} is a ${cassette.importedFrom} file: convert it with \`mcp-cassette import\` first`,
     );
   }
-  const reports = await loadReports(reportFiles, cassette);
+  const reports: MergedReports = reportFiles.length > 0
+    ? await loadReports(reportFiles, cassette)
+    : { files: [], recorded: new Map(), misses: [] };
+  const sessions = buildEpisodes(cassette).sessions;
+  const marked = markedLines(path, sessions.flatMap((session) => session.triggers), selectors);
   const find = entryFinder(cassette.entries);
   const removed: RemovedExchange[] = [];
-  for (const session of buildEpisodes(cassette).sessions) {
+  for (const session of sessions) {
     for (const trigger of session.triggers) {
       if (!trigger.isRequest || LIFECYCLE_METHODS.has(trigger.request.msg.method ?? "")) continue;
+      // A recording marked optional may go unplayed: it is kept for the runs that do ask.
+      if (trigger.optional || marked.has(trigger.line)) continue;
       const use = reports.recorded.get(trigger.line);
       // A request no report lists is kept: nothing says it went unused.
       if (use === undefined || wasAsked(use)) continue;
@@ -177,23 +204,76 @@ export async function planPrune(path: string, reportFiles: readonly string[]): P
     for (const line of envelope) dropLines.add(line);
   }
   removed.sort((a, b) => a.line - b.line);
-  return { cassette, removed, dropLines, reports };
+  const newly = [...marked].filter((line) => !alreadyOptional(cassette, line));
+  return { cassette, removed, marked: newly.sort((a, b) => a - b), dropLines, reports };
+}
+
+/**
+ * The request lines the selectors name: a number is a cassette line, which
+ * must hold a recorded request; a name must be named by at least one.
+ */
+function markedLines(
+  path: string,
+  triggers: readonly Trigger[],
+  selectors: readonly (string | number)[],
+): Set<number> {
+  const requests = triggers.filter((trigger) => trigger.isRequest);
+  const lines = new Set<number>();
+  for (const selector of selectors) {
+    const line = typeof selector === "number" ? selector : /^\d+$/.test(selector) ? +selector : -1;
+    const hits = requests.filter((trigger) =>
+      line >= 0 ? trigger.line === line : nameOf(trigger) === selector
+    );
+    if (hits.length === 0) {
+      const names = [...new Set(requests.map(nameOf).filter((name) => name !== undefined))];
+      throw new UsageError(
+        line >= 0
+          ? `--optional ${line}: line ${line} of ${path} holds no recorded request`
+          : `--optional ${selector}: no recorded request of ${path} names it (they name ${
+            names.length > 0 ? names.join(", ") : "nothing"
+          })`,
+      );
+    }
+    for (const trigger of hits) lines.add(trigger.line);
+  }
+  return lines;
+}
+
+function alreadyOptional(cassette: Cassette, line: number): boolean {
+  const entry = cassette.entries.find((entry) => entry.line === line);
+  const value = (entry as { optional?: unknown } | undefined)?.optional;
+  if (value === undefined) return false;
+  if (value === true) return true;
+  // A member put first would be overridden by this one, the last of the two.
+  throw new UsageError(
+    `${cassette.path}:${line} has "optional": ${JSON.stringify(value)}; remove it to mark the line`,
+  );
+}
+
+/**
+ * A request's line marked optional: the member goes first, so every other
+ * byte (and `msg`, last in the line) stays as written.
+ */
+function markOptional(text: string): string {
+  const start = text.indexOf("{");
+  return `${text.slice(0, start + 1)}"optional":true,${text.slice(start + 1)}`;
 }
 
 /**
  * The pruned cassette's text: the kept lines exactly as they were written
- * (the header too, so reports of the same runs still name it), and no torn
- * last line.
+ * (the header too, so reports of the same runs still name it), the marked
+ * ones with `"optional":true` put first, and no torn last line.
  */
 export async function prunedText(plan: PrunePlan): Promise<string> {
   const keep: string[] = [];
   const torn = plan.cassette.torn?.line;
+  const marked = new Set(plan.marked);
   let line = 0;
   for await (const batch of lineBatches(plan.cassette.path)) {
     for (const text of batch) {
       line++;
       if (plan.dropLines.has(line) || line === torn || text.trim() === "") continue;
-      keep.push(text);
+      keep.push(marked.has(line) ? markOptional(text) : text);
     }
   }
   return keep.join("\n") + "\n";

@@ -64,6 +64,7 @@ const APPENDED = 2;
 const CANCELLED = 4;
 const READ_ONLY = 8;
 const MAY_CHANGE = 16;
+const OPTIONAL = 32;
 /** X of a trigger recorded on no HTTP exchange. */
 const NO_EXCHANGE = -1;
 
@@ -79,6 +80,7 @@ interface RowFields {
   t: number;
   x?: number;
   appended?: boolean;
+  optional?: boolean;
   isRequest: boolean;
 }
 
@@ -123,7 +125,8 @@ export class DiskColumns {
     this.setNarrow(
       row,
       FLAGS,
-      (fields.isRequest ? IS_REQUEST : 0) | (fields.appended ? APPENDED : 0),
+      (fields.isRequest ? IS_REQUEST : 0) | (fields.appended ? APPENDED : 0) |
+        (fields.optional ? OPTIONAL : 0),
     );
     const span = this.keys.add(key.key);
     if (span) {
@@ -258,6 +261,10 @@ export class DiskTrigger implements Trigger {
 
   get appended(): boolean | undefined {
     return (this.flags() & APPENDED) !== 0 ? true : undefined;
+  }
+
+  get optional(): boolean | undefined {
+    return (this.flags() & OPTIONAL) !== 0 ? true : undefined;
   }
 
   get x(): number | undefined {

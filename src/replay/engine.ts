@@ -11,13 +11,12 @@ import type { Era } from "../cassette/format.ts";
 import type { FrameStore } from "../cassette/frame_store.ts";
 import { invalidateIndex } from "../match/answer_book.ts";
 import type { Match } from "../match/answer_book.ts";
-import { sha256Hex } from "../redact/sha256.ts";
 import type { ReplayOptions } from "./options.ts";
 import type { RecordingSource, ReportSink } from "./source.ts";
 import { EpisodeBuilder } from "./episodes.ts";
 import type { Episodes, RecordedSession, Step, Trigger } from "./episodes.ts";
 import { claimRecording, eraOf, settledClaim, settledEra } from "./claims.ts";
-import { emptyReport, resetReport } from "./report.ts";
+import { emptyReport, reportedCassette, resetReport } from "./report.ts";
 import type { RecordedUse, ReplayReport } from "./report.ts";
 import { ReplaySession } from "./session.ts";
 import { deferred, mergeSessions } from "./pooled_sessions.ts";
@@ -282,7 +281,8 @@ export class ReplayEngine implements RecordingSource, ReportSink {
 
   #noteUnplayed(session: ReplaySession): void {
     for (const trigger of session.unusedTriggers()) {
-      if (!trigger.isRequest) continue;
+      // A recording marked optional may go unplayed: it is no finding.
+      if (!trigger.isRequest || trigger.optional) continue;
       this.report.unplayed.push(
         trigger.key.name ? `${trigger.key.method} ${trigger.key.name}` : trigger.key.method,
       );
@@ -336,9 +336,8 @@ export class ReplayEngine implements RecordingSource, ReportSink {
     if (this.options.faults) this.report.unfiredFaults.push(...this.options.faults.unfired());
     this.report.recorded = this.#recordedRows();
     this.report.tools = knownTools(this.episodes.sessions);
-    this.report.cassette = {
-      headerSha256: sha256Hex(this.cassette.headerText ?? JSON.stringify(this.cassette.header)),
-    };
+    const { path, header, headerText } = this.cassette;
+    this.report.cassette = reportedCassette(path, header, headerText);
     return this.report;
   }
 
@@ -370,6 +369,7 @@ function recordedUse(trigger: Trigger): RecordedUse {
     line: trigger.line,
     method: trigger.key.method,
     ...named,
+    ...(trigger.optional ? { optional: true as const } : {}),
     played: 0,
     inexact: 0,
     repeated: 0,

@@ -132,7 +132,13 @@ class SessionBuilder {
 
   #trigger(entry: MessageEntry & { line?: number }, msg: JsonRpcMessage, isRequest: boolean) {
     const index = this.session.triggers.length;
-    const fields = { line: entry.line ?? 0, t: entry.t, x: entry.x, appended: entry.appended };
+    const fields = {
+      line: entry.line ?? 0,
+      t: entry.t,
+      x: entry.x,
+      appended: entry.appended,
+      ...(entry.optional === true ? { optional: true } : {}),
+    };
     const place = this.store && framePlace(entry);
     if (place) {
       const key = requestKey(msg, this.options);

@@ -3,7 +3,10 @@
  *
  * @module
  */
+import path from "node:path";
+import type { CassetteHeader } from "../cassette/format.ts";
 import type { MissReport } from "../errors/errors.ts";
+import { sha256Hex } from "../redact/sha256.ts";
 import { emptyJournal, resetJournal } from "./journal.ts";
 import type { Journal } from "./journal.ts";
 
@@ -32,6 +35,8 @@ export interface RecordedUse {
   method: string;
   /** The tool, prompt or resource it names. */
   name?: string;
+  /** The cassette marks it `optional`: it may go unplayed. */
+  optional?: true;
   /** Answered live requests with the same key, in causal order. */
   played: number;
   /** Stood in for a live request with another key (`match: "lenient"`). */
@@ -42,16 +47,42 @@ export interface RecordedUse {
   outOfOrder: number;
 }
 
+/** The cassette a report is about. */
+export interface ReportedCassette {
+  /** The SHA-256 of its first line (without the newline). */
+  headerSha256: string;
+  /** Its path as the replay was given it. */
+  path?: string;
+  /** That path made absolute against the replay's working folder. */
+  resolvedPath?: string;
+}
+
+/**
+ * How a report names the cassette at `given` whose first line is
+ * `headerText` (a converted file has none: its header serialised is hashed).
+ */
+export function reportedCassette(
+  given: string,
+  header: CassetteHeader,
+  headerText?: string,
+): ReportedCassette {
+  const named: ReportedCassette = {
+    headerSha256: sha256Hex(headerText ?? JSON.stringify(header)),
+  };
+  if (given) Object.assign(named, { path: given, resolvedPath: path.resolve(given) });
+  return named;
+}
+
 /** The end-of-session report. */
 export interface ReplayReport {
-  /** The cassette the report is about: the SHA-256 of its first line. */
-  cassette?: { headerSha256: string };
+  /** The cassette the report is about: the SHA-256 of its first line, and its path. */
+  cassette?: ReportedCassette;
   misses: MissReport[];
   /** Requests answered by repeating an exhausted queue's last answer. */
   repeats: string[];
   /** Requests answered by the next unused answer of the same method. */
   inexact: string[];
-  /** Recorded requests no client asked for. */
+  /** Recorded requests no client asked for (but those the cassette marks `optional`). */
   unplayed: string[];
   /** Requests answered by a recording made after a request the live session had not made. */
   outOfOrder: string[];

@@ -61,6 +61,8 @@ export interface Trigger {
   exchange?: RecordedExchange;
   /** Set when `new_episodes` appended this trigger. */
   appended?: boolean;
+  /** Set when the cassette marks the request `optional`: it may go unplayed. */
+  optional?: boolean;
 }
 
 /** A recorded server frame: its message, and its own text where that differs from the serialised message. */

@@ -9,6 +9,7 @@ import { UsageError } from "../errors/errors.ts";
 import { compareRuns } from "./compare.ts";
 import type { RunsReport } from "./compare.ts";
 import { readRecorded } from "./drift.ts";
+import { namedRecorded } from "./named.ts";
 import { readRun, reportFiles } from "./read.ts";
 
 export type { DriftPath, RunsReport, RunSummary, ToolRow } from "./compare.ts";
@@ -16,7 +17,10 @@ export { formatMarkdown, formatTable, UNRECORDED_MARK } from "./format.ts";
 
 /** What {@linkcode compareReports} needs besides the reports. */
 export interface RunsOptions {
-  /** The cassette the runs replayed: its recordings are what argument drift is measured against. */
+  /**
+   * The cassette the runs replayed: its recordings are what argument drift
+   * is measured against. Without it, the one the reports name by path.
+   */
   cassette?: string;
 }
 
@@ -32,8 +36,9 @@ export async function compareReports(
   }
   const runs = [];
   for (const file of await reportFiles(paths)) runs.push(await readRun(file));
-  const recorded = options.cassette === undefined
-    ? "no --cassette given (a report names its cassette only by the hash of its first line)"
-    : await readRecorded(options.cassette);
-  return compareRuns(runs, recorded, options.cassette);
+  if (options.cassette === undefined) {
+    const named = await namedRecorded(runs);
+    return compareRuns(runs, named.recorded, named.path);
+  }
+  return compareRuns(runs, await readRecorded(options.cassette), options.cassette);
 }

@@ -16,6 +16,8 @@ export interface Run {
   file: string;
   /** The SHA-256 of the cassette's first line, when the report names it. */
   cassette?: string;
+  /** The cassette's path as the replay was given it, and made absolute, when the report says. */
+  cassettePath?: { given: string; resolved?: string };
   /** The tools the recording lists or calls; undefined when the report does not say. */
   tools?: string[];
   requests: JournalEntry[];
@@ -77,8 +79,11 @@ export async function readRun(file: string): Promise<Run> {
   if (!isObject(journal) || !Array.isArray(journal.requests)) {
     throw new ReportError(file, "not a replay report: it has no journal.requests");
   }
-  const cassette = isObject(value.cassette) && typeof value.cassette.headerSha256 === "string"
-    ? value.cassette.headerSha256
+  const named = isObject(value.cassette) ? value.cassette : {};
+  const cassette = typeof named.headerSha256 === "string" ? named.headerSha256 : undefined;
+  const given = typeof named.path === "string" && named.path ? named.path : undefined;
+  const resolved = typeof named.resolvedPath === "string" && named.resolvedPath
+    ? named.resolvedPath
     : undefined;
   const tools = Array.isArray(value.tools)
     ? value.tools.filter((name): name is string => typeof name === "string")
@@ -87,6 +92,7 @@ export async function readRun(file: string): Promise<Run> {
   return {
     file,
     cassette,
+    ...(given ? { cassettePath: { given, ...(resolved ? { resolved } : {}) } } : {}),
     tools,
     requests,
     dropped: typeof journal.dropped === "number" ? journal.dropped : 0,

@@ -123,11 +123,18 @@ export function expectCalledInOrder(
 
 /** Options of {@linkcode expectAllPlayed}. */
 export interface AllPlayedOptions {
-  /** Recordings that may go unplayed: a tool's name (its every call) or a cassette line. */
+  /**
+   * More recordings that may go unplayed, beside those the cassette marks
+   * `optional`: a tool's name (its every call) or a cassette line.
+   */
   optional?: readonly (string | number)[];
 }
 
-/** Every recorded request was played, but those marked `optional`. */
+/**
+ * Every recorded request was played, but those marked `optional`: in the
+ * cassette (`"optional": true` on the request's line, see
+ * docs/cassette-format.md) or in `options.optional`.
+ */
 export function expectAllPlayed(source: JournalSource, options: AllPlayedOptions = {}): void {
   if (!source.recorded) {
     throw new UsageError(
@@ -137,13 +144,13 @@ export function expectAllPlayed(source: JournalSource, options: AllPlayedOptions
   const optional = new Set(options.optional ?? []);
   for (const name of optional) if (typeof name === "string") known(source, name, "expectAllPlayed");
   const unplayed = source.recorded.filter((row) =>
-    row.played + row.inexact + row.repeated + row.outOfOrder === 0 &&
+    row.played + row.inexact + row.repeated + row.outOfOrder === 0 && row.optional !== true &&
     !optional.has(row.line) && !(row.name !== undefined && optional.has(row.name))
   );
   if (unplayed.length === 0) return;
   const lines = [
     `expected every recording to be played, ${unplayed.length} never was ` +
-    `(list those that may go unplayed in \`optional\`):`,
+    `(mark those that may go unplayed \`optional\` in the cassette, or list them in \`optional\`):`,
     ...unplayed.map((row) => `  line ${row.line}: ${row.method}${row.name ? ` ${row.name}` : ""}`),
   ];
   throw new ExpectationError(lines.join("\n"), unplayed.map((row) => row.line), []);

@@ -73,6 +73,7 @@ function recordedRow(file: string, row: unknown, index: number): RecordedUse {
     line: row.line,
     method: typeof row.method === "string" ? row.method : "?",
     name: typeof row.name === "string" ? row.name : undefined,
+    ...(row.optional === true ? { optional: true as const } : {}),
     played: count(file, row, "played", at),
     inexact: count(file, row, "inexact", at),
     repeated: count(file, row, "repeated", at),

@@ -2,14 +2,15 @@
  * `runs`: server-everything recorded once over stdio by the official SDK
  * client, replayed several times with different calls through the real CLI
  * with `--report`, then the reports compared: calls per tool and run,
- * misses, argument drift against the cassette, order changes, and a tool
- * the recording never saw standing out in the table, JSON and Markdown.
+ * misses, argument drift against the cassette (given, or the one the
+ * reports name by path), order changes, and a tool the recording never saw
+ * standing out in the table, JSON and Markdown.
  */
 import { before, test } from "node:test";
 import assert from "node:assert/strict";
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { CLI, run, tempDir } from "../helpers.ts";
+import { CLI, ROOT, run, tempDir } from "../helpers.ts";
 import { recordCommand, replayCommand, runClient } from "../faults_e2e/_shared.ts";
 import type { Call } from "../faults_e2e/_shared.ts";
 
@@ -119,9 +120,70 @@ test("runs: the table (a folder of reports) and Markdown mark the tool the recor
   assert.equal(markdown.code, 0, markdown.stderr);
   assert.match(
     markdown.stdout,
-    /^\| \*\*delete-all-files\*\* ⚠️ never recorded \| 0 \| 0 \| 1 \| 1 \| unknown \|$/m,
+    /^\| \*\*delete-all-files\*\* ⚠️ never recorded \| 0 \| 0 \| 1 \| 1 \| - \|$/m,
   );
-  assert.match(markdown.stdout, /note: argument drift unknown: no --cassette given/);
+  assert.doesNotMatch(markdown.stdout, /argument drift unknown/);
+});
+
+test("a report names its cassette by path, as given and resolved; runs finds it without --cassette", async () => {
+  // The replay runs in the repository root (the client's folder), given a relative path.
+  const relative = path.relative(ROOT, cassette);
+  const file = path.join(dir, "relative.json");
+  await runClient([sum(1, 40)], replayCommand(relative, ["--report", file, "--lenient"]));
+  const named = JSON.parse(readFileSync(file, "utf8")).cassette;
+  assert.equal(named.path, relative);
+  assert.equal(named.resolvedPath, cassette);
+  assert.match(named.headerSha256, /^[0-9a-f]{64}$/);
+  // From another folder: found at its resolved path, drift as with --cassette.
+  const given = await run([
+    ...CLI,
+    "runs",
+    first,
+    second,
+    third,
+    "--cassette",
+    cassette,
+    "--format",
+    "json",
+  ]);
+  const found = await run([...CLI, "runs", first, second, third, "--format", "json"], { cwd: dir });
+  assert.equal(found.code, 0, found.stderr);
+  const [withFlag, without] = [JSON.parse(given.stdout), JSON.parse(found.stdout)];
+  assert.deepEqual(without.tools, withFlag.tools);
+  assert.deepEqual(without.drift, { known: true, cassette });
+  assert.deepEqual(without.notes, []);
+  const alone = await run([...CLI, "runs", file, "--format", "json"], { cwd: dir });
+  assert.equal(alone.code, 0, alone.stderr);
+  assert.deepEqual(JSON.parse(alone.stdout).tools[0].drift, [{ path: "a", count: 1 }]);
+});
+
+test("runs without --cassette: a named cassette that is gone or re-recorded is one line, exit 2", async () => {
+  const moved = path.join(dir, "moved.cassette.jsonl");
+  copyFileSync(cassette, moved);
+  const file = path.join(dir, "moved.json");
+  await runClient([echo("one")], replayCommand(moved, ["--report", file]));
+  // Re-recorded: same path, another header.
+  const lines = readFileSync(moved, "utf8").split("\n");
+  lines[0] = lines[0].replace(/"created":"[^"]*"/, '"created":"2020-01-01T00:00:00.000Z"');
+  writeFileSync(moved, lines.join("\n"));
+  const differs = await run([...CLI, "runs", file]);
+  assert.equal(differs.code, 2, differs.stdout + differs.stderr);
+  assert.equal(differs.stderr.trim().split("\n").length, 1, differs.stderr);
+  assert.match(
+    differs.stderr,
+    /moved\.json: names the cassette .*moved\.cassette\.jsonl, whose first line no longer has the SHA-256 the report holds/,
+  );
+  rmSync(moved);
+  const gone = await run([...CLI, "runs", file]);
+  assert.equal(gone.code, 2, gone.stdout + gone.stderr);
+  assert.equal(gone.stderr.trim().split("\n").length, 1, gone.stderr);
+  assert.match(
+    gone.stderr,
+    /moved\.json: names the cassette .*moved\.cassette\.jsonl, which is gone/,
+  );
+  // --cassette still decides.
+  const flagged = await run([...CLI, "runs", file, "--cassette", cassette]);
+  assert.equal(flagged.code, 0, flagged.stderr);
 });
 
 test("runs reads MCP_CASSETTE_REPORT_DIR when no report is named", async () => {

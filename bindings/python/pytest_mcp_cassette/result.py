@@ -9,6 +9,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+JOURNAL_LIMIT = 10_000
+"""The most requests ``CassetteResult.journal`` keeps (the engine's own journal limit)."""
+
+
+def _empty_journal() -> dict[str, Any]:
+    return {"requests": [], "dropped": 0, "limit": JOURNAL_LIMIT}
+
 
 @dataclass
 class CassetteResult:
@@ -16,6 +23,11 @@ class CassetteResult:
 
     ``reports`` holds each replay's whole end-of-session report as the engine wrote
     it (every field, including any the engine adds later); ``report`` is the last.
+    ``journal`` is every replay's journal in one, as the TypeScript helpers' result
+    has it: ``{"requests": [...], "dropped": n, "limit": n}``, each request a dict
+    with ``method``, ``tool`` / ``prompt`` / ``resource``, ``arguments``, ``session``,
+    ``outcome`` and ``line`` (docs/replay.md, "The journal"). A stdio launch is one
+    client session, so its requests are named by the launch's number.
     """
 
     cassette: str
@@ -31,15 +43,18 @@ class CassetteResult:
     timeouts: list[str] = field(default_factory=list)
     appended: int = 0
     reports: list[dict[str, Any]] = field(default_factory=list)
+    journal: dict[str, Any] = field(default_factory=_empty_journal)
 
     @property
     def report(self) -> dict[str, Any] | None:
         """The last replay's whole report (``None`` when nothing was replayed)."""
         return self.reports[-1] if self.reports else None
 
-    def add_report(self, report: dict[str, Any]) -> None:
-        """Adds one replay's report to the sums, and keeps it whole."""
+    def add_report(self, report: dict[str, Any], session: str | None = None) -> None:
+        """Adds one replay's report to the sums, and keeps it whole; its journal's
+        requests are named ``session`` when given (a stdio launch)."""
         self.reports.append(report)
+        self._add_journal(report.get("journal"), session)
         self.misses += report.get("misses", [])
         self.inexact += report.get("inexact", [])
         self.repeats += report.get("repeats", [])
@@ -47,6 +62,17 @@ class CassetteResult:
         self.unplayed += report.get("unplayed", [])
         self.divergences += report.get("divergences", [])
         self.timeouts += report.get("timeouts", [])
+
+    def _add_journal(self, journal: Any, session: str | None) -> None:
+        if not isinstance(journal, dict):
+            return
+        into = self.journal
+        into["dropped"] += int(journal.get("dropped") or 0)
+        for entry in journal.get("requests") or []:
+            if len(into["requests"]) >= into["limit"]:
+                into["dropped"] += 1
+            else:
+                into["requests"].append(entry if session is None else {**entry, "session": session})
 
 
 def read_run_log(file: Path) -> list[dict[str, Any]]:
@@ -104,7 +130,7 @@ def summarise(result: CassetteResult, lines: list[dict[str, Any]]) -> None:
                 launch[key] = end[key]
         result.launches.append(launch)
         if isinstance(end.get("report"), dict):
-            result.add_report(end["report"])
+            result.add_report(end["report"], str(len(result.launches)))
         result.appended += int(end.get("appended") or 0)
 
 

@@ -77,6 +77,38 @@ def test_two(mcp_cassette):
     replay.stdout.fnmatch_lines(["*REPORT-KEYS*journal*misses*outOfOrder*unplayed*"])
 
 
+def test_the_journal_of_every_launch(suite):
+    """``result.journal``: each replayed launch's requests in order, named by launch."""
+    suite.makepyfile(test_journal='''
+import sys
+from mcp_client import ask
+
+def test_calls(mcp_cassette):
+    command = mcp_cassette.server_command([sys.executable, "weather_server.py"])
+    assert ask(command, city="Paris") == "sunny"
+    assert ask(command, city="Oslo") == "snow"
+    result = mcp_cassette.finish()
+    if mcp_cassette.action != "replay":
+        return
+    calls = [
+        (entry["session"], entry["tool"], entry["arguments"], type(entry["line"]))
+        for entry in result.journal["requests"]
+        if entry["method"] == "tools/call"
+    ]
+    assert calls == [("1", "forecast", {"city": "Paris"}, int), ("2", "forecast", {"city": "Oslo"}, int)]
+    # Both answered from the recording (the second launch's in another causal order).
+    outcomes = {entry["outcome"] for entry in result.journal["requests"]}
+    assert outcomes <= {"exact", "out-of-order"}, result.journal
+    assert result.journal["requests"][0]["method"] in ("server/discover", "initialize")
+    assert result.journal["dropped"] == 0
+    print("JOURNAL-CHECKED", len(result.journal["requests"]))
+''')
+    suite.runpytest_subprocess().assert_outcomes(passed=1)
+    replay = suite.runpytest_subprocess("-s", "--mcp-cassette-mode=none")
+    replay.assert_outcomes(passed=1)
+    replay.stdout.fnmatch_lines(["*JOURNAL-CHECKED*"])
+
+
 def test_lenient_and_match_ignore_map_to_replay(suite, tmp_path: Path):
     suite.makepyfile(test_stamp='''
 import sys, uuid
