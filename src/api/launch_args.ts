@@ -35,7 +35,8 @@ export function launchArgs(
     return ["replay", cassette, ...flags, ...replay, "--", ...server];
   }
   const live = launch.spy ? ["--on-miss", "live", "--", ...server] : [];
-  return ["replay", cassette, "--run-log", runLog, ...replay, ...live];
+  // --control: the launch's side channel, which startCassette's `control` steers (src/api/steer.ts).
+  return ["replay", cassette, "--run-log", runLog, "--control", ...replay, ...live];
 }
 
 /** The replay flags for the match options. */

@@ -46,12 +46,47 @@ export interface ReplayRunOptions {
   finishReport: (report: ReplayReport) => number;
   /** Runs once the session is over and its report written (`--learn-ignores`). */
   afterSession?: (report: ReplayReport) => Promise<void>;
+  /**
+   * `--control` (with `runLog`, not appending): the controls on a side
+   * channel of this launch's own, its address on the run log's `start` line,
+   * and what the library's control asked of new launches applied (./steer.ts).
+   */
+  control?: boolean;
 }
 
 /** Serves the cassette on stdio with the extras; resolves with the exit code. */
 export async function replayNewEpisodes(options: ReplayRunOptions): Promise<number> {
-  const { cassette, liveServer, log } = options;
+  const { liveServer, log } = options;
   const reporter = new RunReporter(options.runLog);
+  const appending = liveServer !== undefined && !options.spy;
+  const action = appending ? "replay-append" : "replay";
+  if (!options.control || !options.runLog || appending) return await replayRun(options, reporter);
+  const { launchSteering, openSteeringChannel } = await import(
+    "./" + "steer.ts"
+  ) as typeof import("./steer.ts");
+  // Listening and on the run log before the steering is read: the library writes a steer
+  // line, then steers the launches it finds, so either this launch reads it or is steered.
+  const channel = await openSteeringChannel(log);
+  try {
+    reporter.start(action, channel.address);
+    const steer = await launchSteering(options.runLog);
+    const cassette = steer?.cassette ?? options.cassette;
+    return await replayRun({ ...options, cassette }, reporter, (engine) => {
+      channel.serve(engine, steer?.faults);
+    });
+  } finally {
+    channel.failed();
+    await channel.close();
+  }
+}
+
+/** Serves the replay; `steered`, when the launch has a side channel, is handed its engine. */
+async function replayRun(
+  options: ReplayRunOptions,
+  reporter: RunReporter,
+  steered?: (engine: ReplayEngine) => void,
+): Promise<number> {
+  const { cassette, liveServer, log } = options;
   const appending = liveServer !== undefined && !options.spy;
   const action = appending ? "replay-append" : "replay";
   // Served while it is read, unless misses are appended to it (docs/replay.md "Start-up").
@@ -95,12 +130,13 @@ export async function replayNewEpisodes(options: ReplayRunOptions): Promise<numb
     })
   );
   try {
-    reporter.start(action);
+    if (!steered) reporter.start(action);
     const base = await options.replayOptions(loaded.header);
     const extended = episodes ? episodes.extend(base) : base;
     engine = "entries" in loaded
       ? new ReplayEngine(loaded, extended)
       : await ReplayEngine.streaming(loaded, extended);
+    steered?.(engine);
     const report = await serveStdio(engine, { input: runtime.stdin, output: runtime.stdout, log });
     if (episodes && episodes.answeredLive.length > 0) report.live = [...episodes.answeredLive];
     await writeReport(report);
