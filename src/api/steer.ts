@@ -2,8 +2,8 @@
  * `startCassette`'s `control` for its stdio launches: the client under test
  * starts the replay as a process of its own, so the test steers it over
  * that launch's side channel (src/modes/steer.ts: the control endpoint of
- * `replay --listen --control` on a loopback port, with a token; both on the
- * launch's `start` line of the run log). What concerns launches to come (a
+ * `replay --listen --control` on a loopback port, with a token; both on a
+ * `control` line of the run log). What concerns launches to come (a
  * cassette, a fault overlay) is written to the run log as a `steer` line,
  * which each launch reads as it starts.
  *
@@ -22,7 +22,8 @@ import type { HttpServeOptions } from "../replay/http/options.ts";
 import { appendJournal, emptyJournal } from "../replay/journal.ts";
 import type { Journal } from "../replay/journal.ts";
 import { readRunReport, RunReporter } from "../modes/run_report.ts";
-import type { LaunchSteering, RunReportLine } from "../modes/run_report.ts";
+import type { LaunchControlAddress, LaunchSteering, RunReportLine } from "../modes/run_report.ts";
+import { sleep } from "../util/helpers.ts";
 import { runtime } from "../runtime/mod.ts";
 import path from "node:path";
 
@@ -83,8 +84,8 @@ export class LaunchControl implements CassetteControl {
         if (end >= this.#resetBefore) {
           appendJournal(journal, lines[end].report?.journal, `${number}`);
         }
-      } else if (start.control && runtime.isProcessAlive(start.pid)) {
-        appendJournal(journal, await ask(start, "GET", "journal") as Journal, `${number}`);
+      } else if (start.steerable && runtime.isProcessAlive(start.pid)) {
+        appendJournal(journal, await this.#ask(start, "GET", "journal") as Journal, `${number}`);
       }
     }
     return journal;
@@ -146,19 +147,50 @@ export class LaunchControl implements CassetteControl {
     const lines = await readRunReport(this.#runLog);
     const ended = new Set(lines.filter((line) => line.event === "end").map((line) => line.pid));
     for (const start of lines) {
-      if (start.event !== "start" || !start.control || ended.has(start.pid)) continue;
+      if (start.event !== "start" || !start.steerable || ended.has(start.pid)) continue;
       if (!runtime.isProcessAlive(start.pid)) continue;
-      await ask(start, method, what, body);
+      await this.#ask(start, method, what, body);
+    }
+  }
+
+  /**
+   * One control request to a running launch; an answer that is not 200
+   * throws its one-line reason. A launch that ended meanwhile is no error.
+   */
+  async #ask(start: RunReportLine, method: string, what: string, body?: string) {
+    const address = await this.#addressOf(start.pid);
+    return address ? await ask(start.pid, address, method, what, body) : emptyJournal();
+  }
+
+  /**
+   * Where a launch's side channel listens: on its `control` line, which it
+   * writes once listening, while it already serves (waited for, up to 10 s).
+   * Undefined once the launch has ended.
+   */
+  async #addressOf(pid: number): Promise<LaunchControlAddress | undefined> {
+    const deadline = Date.now() + 10_000;
+    for (;;) {
+      const lines = await readRunReport(this.#runLog);
+      const control = lines.find((line) => line.event === "control" && line.pid === pid)?.control;
+      if (control) return control;
+      const ended = lines.some((line) => line.event === "end" && line.pid === pid);
+      if (ended || !runtime.isProcessAlive(pid)) return undefined;
+      if (Date.now() > deadline) {
+        throw new CassetteError(`The replay launch ${pid} did not open its control side channel`);
+      }
+      await sleep(10);
     }
   }
 }
 
-/**
- * One control request to a running launch; an answer that is not 200
- * throws its one-line reason. A launch that ended meanwhile is no error.
- */
-async function ask(start: RunReportLine, method: string, what: string, body?: string) {
-  const { url, token } = start.control!;
+async function ask(
+  pid: number,
+  address: LaunchControlAddress,
+  method: string,
+  what: string,
+  body?: string,
+) {
+  const { url, token } = address;
   let response: Response;
   try {
     response = await fetch(`${url}/__cassette/${what}`, {
@@ -167,9 +199,9 @@ async function ask(start: RunReportLine, method: string, what: string, body?: st
       headers: { authorization: `Bearer ${token}` },
     });
   } catch (error) {
-    if (!runtime.isProcessAlive(start.pid)) return emptyJournal();
+    if (!runtime.isProcessAlive(pid)) return emptyJournal();
     throw new CassetteError(
-      `The replay launch ${start.pid} did not answer ${method} /__cassette/${what}: ${
+      `The replay launch ${pid} did not answer ${method} /__cassette/${what}: ${
         (error as Error).message
       }`,
     );
@@ -177,7 +209,7 @@ async function ask(start: RunReportLine, method: string, what: string, body?: st
   const answer = await response.json().catch(() => ({})) as { error?: unknown };
   if (response.status !== 200) {
     const reason = typeof answer?.error === "string" ? answer.error : `status ${response.status}`;
-    throw new CassetteError(`The replay launch ${start.pid}: ${reason.split("\n")[0]}`);
+    throw new CassetteError(`The replay launch ${pid}: ${reason.split("\n")[0]}`);
   }
   return answer;
 }

@@ -61,22 +61,13 @@ export async function replayNewEpisodes(options: ReplayRunOptions): Promise<numb
   const appending = liveServer !== undefined && !options.spy;
   const action = appending ? "replay-append" : "replay";
   if (!options.control || !options.runLog || appending) return await replayRun(options, reporter);
-  const { launchSteering, openSteeringChannel } = await import(
-    "./" + "steer.ts"
-  ) as typeof import("./steer.ts");
-  // Listening and on the run log before the steering is read: the library writes a steer
-  // line, then steers the launches it finds, so either this launch reads it or is steered.
-  const channel = await openSteeringChannel(log);
+  const { steerLaunch } = await import("./" + "steer.ts") as typeof import("./steer.ts");
+  const steered = await steerLaunch(options.runLog, reporter, action, log);
   try {
-    reporter.start(action, channel.address);
-    const steer = await launchSteering(options.runLog);
-    const cassette = steer?.cassette ?? options.cassette;
-    return await replayRun({ ...options, cassette }, reporter, (engine) => {
-      channel.serve(engine, steer?.faults);
-    });
+    const cassette = steered.cassette ?? options.cassette;
+    return await replayRun({ ...options, cassette }, reporter, steered.serve);
   } finally {
-    channel.failed();
-    await channel.close();
+    await steered.close();
   }
 }
 
@@ -84,7 +75,7 @@ export async function replayNewEpisodes(options: ReplayRunOptions): Promise<numb
 async function replayRun(
   options: ReplayRunOptions,
   reporter: RunReporter,
-  steered?: (engine: ReplayEngine) => void,
+  steered?: (engine: ReplayEngine) => Promise<void>,
 ): Promise<number> {
   const { cassette, liveServer, log } = options;
   const appending = liveServer !== undefined && !options.spy;
@@ -136,7 +127,7 @@ async function replayRun(
     engine = "entries" in loaded
       ? new ReplayEngine(loaded, extended)
       : await ReplayEngine.streaming(loaded, extended);
-    steered?.(engine);
+    await steered?.(engine);
     const report = await serveStdio(engine, { input: runtime.stdin, output: runtime.stdout, log });
     if (episodes && episodes.answeredLive.length > 0) report.live = [...episodes.answeredLive];
     await writeReport(report);

@@ -38,9 +38,11 @@ export interface LaunchSteering {
 export interface RunReportLine {
   /** The launch's process id (the library's, on a `steer` line). */
   pid: number;
-  event: "start" | "end" | "steer";
+  event: "start" | "end" | "steer" | "control";
   action: RunAction;
-  /** On `start` of a replay with `--control`: its side channel. */
+  /** On `start` of a replay with `--control`: a `control` line with its side channel follows. */
+  steerable?: boolean;
+  /** On `control`: the launch's side channel, once listening. */
   control?: LaunchControlAddress;
   /** On `steer`: what launches starting from now on are to do. */
   steer?: LaunchSteering;
@@ -75,10 +77,20 @@ export class RunReporter {
     }
   }
 
-  /** Records the start of a launch (with its control side channel, when it has one). */
-  start(action: RunAction, control?: LaunchControlAddress): void {
+  /** Records the start of a launch (`steerable`: one with a control side channel). */
+  start(action: RunAction, steerable = false): void {
     this.#started = true;
-    this.#write({ pid: runtime.pid(), event: "start", action, ...(control ? { control } : {}) });
+    this.#write({
+      pid: runtime.pid(),
+      event: "start",
+      action,
+      ...(steerable ? { steerable } : {}),
+    });
+  }
+
+  /** Records where the launch's control side channel listens. */
+  control(action: RunAction, control: LaunchControlAddress): void {
+    this.#write({ pid: runtime.pid(), event: "control", action, control });
   }
 
   /** Records what launches starting from now on are to do (the library's control). */

@@ -188,7 +188,10 @@ test("startCassette (stdio): useCassette and setFaults reach the launches to com
 test("startCassette (stdio): an overlay that does not parse, a cassette that cannot be read: one line, and the launch serves on", async () => {
   const server = await startCassette({ path: first, mode: "none" });
   const sdk = await launch(server);
-  await assert.rejects(server.control.setFaults("{ not an overlay"), oneLine(/not valid JSON/));
+  await assert.rejects(
+    async () => await server.control.setFaults("{ not an overlay"),
+    oneLine(/not valid JSON/),
+  );
   await assert.rejects(server.control.useCassette(missing), oneLine(/missing\.cassette\.jsonl/));
   assert.equal(await echoed(sdk, "one"), "Echo: one", "no fault in force, the same cassette");
   await sdk.close();
@@ -202,10 +205,11 @@ test("startCassette (stdio): an overlay that does not parse, a cassette that can
 test("startCassette (stdio): the launch's side channel takes its token and the Host/Origin guard", async () => {
   const server = await startCassette({ path: first, mode: "none" });
   const sdk = await launch(server);
+  await server.control.journal(); // waits for the launch's side channel to listen
   const runLog = server.args[server.args.indexOf("--run-log") + 1];
   const start = readFileSync(runLog, "utf8").split("\n").filter(Boolean).map((line) =>
     JSON.parse(line)
-  ).find((line) => line.event === "start");
+  ).find((line) => line.event === "control");
   const { url, token } = start.control as { url: string; token: string };
   assert.match(url, /^http:\/\/127\.0\.0\.1:\d+$/);
   const bearer = { authorization: `Bearer ${token}` };
