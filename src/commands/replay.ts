@@ -191,12 +191,8 @@ async function replayWithExtras(
   values: OptionValues,
 ): Promise<number> {
   const { spy, appending } = liveFlags(values, command);
+  // Over stdio, the library's side channel: with --run-log, not appending (else unused, as before).
   const control = flag(values, "control");
-  if (control && (!stringOption(values, "run-log") || appending)) {
-    throw new UsageError(
-      "--control over stdio is the library's side channel: it needs --run-log, and no --new-episodes",
-    );
-  }
   const quiet = flag(values, "quiet");
   const log = quiet ? () => {} : (line: string) => printErr(`mcp-cassette: ${line}`);
   const { replayNewEpisodes } = await import(

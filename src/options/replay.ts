@@ -77,7 +77,7 @@ export const REPLAY_OPTIONS: OptionSet = {
   control: {
     type: "boolean",
     description:
-      "With --listen: also serve /__cassette/journal, reset, faults and cassette, behind the same Host/Origin guard (docs/control.md); over stdio with --run-log (the library's launches): on a loopback port of its own with a fresh token, both written to the run log",
+      "/__cassette/journal, reset, faults, cassette: with --listen behind its Host/Origin guard; over stdio (--run-log) on a loopback port (docs/control.md)",
   },
   "on-miss": {
     choices: ["error", "live"],
