@@ -203,6 +203,7 @@ export type {
 } from "./src/replay/report.ts";
 export type { Journal, JournalEntry, JournalOutcome } from "./src/replay/journal.ts";
 export { ReplayControl } from "./src/replay/control.ts";
+export type { CassetteControl, FaultOverlayValue, OpenCassette } from "./src/replay/control.ts";
 export type { Fault, FaultInjector, FaultSubject } from "./src/faults/types.ts";
 export type { PacingOptions } from "./src/faults/pacing.ts";
 export type { FingerprintOptions } from "./src/match/fingerprint.ts";

@@ -37,7 +37,8 @@ export function launchArgs(
   }
   const to = launch.liveUrl === undefined ? ["--", ...server] : ["--url", launch.liveUrl];
   const live = launch.spy ? ["--on-miss", "live", ...to] : [];
-  return ["replay", cassette, "--run-log", runLog, ...replay, ...live];
+  // --control: the launch's side channel, which startCassette's `control` steers (src/api/steer.ts).
+  return ["replay", cassette, "--run-log", runLog, "--control", ...replay, ...live];
 }
 
 /** The replay flags for the match options. */

@@ -7,10 +7,8 @@
  * @module
  */
 import path from "node:path";
-import { loadCassette } from "../cassette/reader.ts";
 import { UsageError } from "../errors/errors.ts";
 import type { MissReport } from "../errors/errors.ts";
-import { ReplayEngine } from "../replay/engine.ts";
 import { serveHttp } from "../replay/http.ts";
 import type { ReplayReport } from "../replay/report.ts";
 import { emptyJournal } from "../replay/journal.ts";
@@ -26,7 +24,6 @@ import { checkLaunches, checkReport } from "./verdict.ts";
 import { replayFlags } from "./replay_flags.ts";
 import type { ReplayFlags } from "./replay_flags.ts";
 import { beingWritten } from "../claim/claim.ts";
-import { parseIgnorePaths } from "../match/ignore_paths.ts";
 import type { MatchMode } from "../replay/options.ts";
 import { sleep } from "../util/helpers.ts";
 import { withTestingConfig } from "../config/testing.ts";
@@ -34,7 +31,8 @@ import { planExpiry, settleRerecord } from "./expiry.ts";
 import { launchArgs, matchArgs, secretArgs, spyMode } from "./launch_args.ts";
 import type { OnExpired } from "../modes/expiry.ts";
 import { writeFileSafely } from "../files/safe_write.ts";
-import { secretHider } from "../secrets/env.ts";
+import { LaunchControl, steeredInProcess } from "./steer.ts";
+import type { CassetteControl } from "./steer.ts";
 
 /** Options of {@linkcode startCassette}. */
 export interface CassetteOptions {
@@ -120,6 +118,11 @@ export interface CassetteServer {
   readonly args: string[];
   /** For an HTTP client (`transport: "http"`): the URL. */
   readonly url?: string;
+  /**
+   * Steers the replay mid-test as `replay --listen --control` does (docs/control.md "In
+   * process"); over stdio, every replay launched and (faults, cassette) every launch to come.
+   */
+  readonly control: CassetteControl;
   /**
    * Waits for the launches to finish and checks them: throws
    * {@linkcode ReplayMissError} on replay misses and, with
@@ -231,6 +234,7 @@ export async function startCassette(given: CassetteOptions): Promise<CassetteSer
     action,
     command: line[0],
     args: line.slice(1),
+    control: new LaunchControl(runLog),
     finish(finishOptions = {}) {
       finished ??= collect(cassette, runLog, mode, action, finishOptions).then(async (result) => {
         await settleRerecord(expiry, cassette, result.launches.map((launch) => launch.code));
@@ -351,20 +355,12 @@ async function startHttp(
       `Record mode "${mode}" would write ${cassette}: the HTTP form only replays; record over stdio`,
     );
   }
-  const loaded = await loadCassette(cassette);
-  const rewriteRequest = secretHider(loaded.header.redaction?.secretEnv);
-  const engine = new ReplayEngine(loaded, {
-    match: options.match,
-    fingerprint: {
-      ignorePaths: parseIgnorePaths(options.matchIgnore ?? [], "matchIgnore"),
-    },
-    ...(rewriteRequest ? { rewriteRequest } : {}),
-  });
+  const { engine, control, route } = await steeredInProcess(cassette, options);
   let stop: () => void = () => {};
   const until = new Promise<void>((resolve) => (stop = resolve));
   let listening: (url: string) => void = () => {};
   const url = new Promise<string>((resolve) => (listening = resolve));
-  const served = serveHttp(engine, { listen: "127.0.0.1:0", onListening: listening, until });
+  const served = serveHttp(engine, { listen: "127.0.0.1:0", onListening: listening, until, route });
   const first = await Promise.race([url, served.then(() => undefined, (error: Error) => error)]);
   if (typeof first !== "string") {
     throw new UsageError(
@@ -381,6 +377,7 @@ async function startHttp(
     command: "",
     args: [],
     url: first,
+    control,
     finish(finishOptions = {}) {
       finished ??= (async () => {
         stop();

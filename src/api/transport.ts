@@ -15,6 +15,7 @@ import type { ReplayOptions } from "../replay/engine.ts";
 import type { Outlet } from "../replay/outlet.ts";
 import type { ReplayReport } from "../replay/report.ts";
 import { ReplayControl } from "../replay/control.ts";
+import type { OpenCassette } from "../replay/control.ts";
 import type { ReplaySession } from "../replay/session.ts";
 import { runtime } from "../runtime/mod.ts";
 import { actionFor, resolveRecordMode } from "../modes/mode.ts";
@@ -78,10 +79,19 @@ export class ReplayTransport {
   #closed = false;
   #report: ReplayReport | undefined;
   #control: ReplayControl | undefined;
+  #open: OpenCassette | undefined;
+  /** The engine the session was served from (another than `engine` after a cassette switch). */
+  #served: ReplayEngine;
   #protocolVersion: string | undefined;
 
-  /** Wraps an engine; most callers want {@linkcode ReplayTransport.open}. */
-  constructor(readonly engine: ReplayEngine) {
+  /**
+   * Wraps an engine; most callers want {@linkcode ReplayTransport.open}.
+   * `open` loads another cassette with the same options, for
+   * `control.useCassette` (without it, the transport has no cassette switch).
+   */
+  constructor(readonly engine: ReplayEngine, open?: OpenCassette) {
+    this.#served = engine;
+    this.#open = open;
     this.#outlet = {
       send: (message) => this.#deliver(message),
       raw: (text) => {
@@ -99,7 +109,7 @@ export class ReplayTransport {
           void this.close();
           return Promise.resolve(true);
         }
-        engine.options.log?.(`fault ${fault.kind} has no meaning in process; ignored`);
+        this.#served.options.log?.(`fault ${fault.kind} has no meaning in process; ignored`);
         return Promise.resolve(false);
       },
     };
@@ -119,16 +129,25 @@ export class ReplayTransport {
     }
     const ignorePaths = parseIgnorePaths(options.matchIgnore ?? [], "matchIgnore");
     const fingerprint = { ...options.fingerprint, ignorePaths };
-    return new ReplayTransport(
-      new ReplayEngine(await loadCassette(path), { ...options, fingerprint }),
-    );
+    // Each cassette gets options of its own: a control's overlay is set on each engine's.
+    const load = async (file: string) =>
+      new ReplayEngine(await loadCassette(file), { ...options, fingerprint });
+    return new ReplayTransport(await load(path), load);
   }
 
-  /** Starts serving: server output recorded before the first request (a banner) is delivered now. */
+  /**
+   * Starts serving: server output recorded before the first request (a
+   * banner) is delivered now. After {@linkcode close} it starts a new
+   * session (a client that connects again), on the cassette
+   * `control.useCassette` chose, if it did.
+   */
   async start(): Promise<void> {
-    if (this.#session) throw new Error("ReplayTransport already started");
-    this.#session = this.engine.openSession();
-    this.sessionId = this.engine.episodes.sessions[0]?.sessionId;
+    if (this.#session && !this.#closed) throw new Error("ReplayTransport already started");
+    this.#closed = false;
+    this.#report = undefined;
+    this.#served = this.#control?.engine ?? this.engine;
+    this.#session = this.#served.openSession();
+    this.sessionId = this.#served.episodes.sessions[0]?.sessionId;
     await this.#session.open(this.#outlet);
   }
 
@@ -163,19 +182,26 @@ export class ReplayTransport {
     this.#session?.close();
     await Promise.allSettled([...this.#inFlight]);
     await this.#delivery;
-    this.#report = await this.engine.finished();
+    // Every cassette served (after a switch, more than one) completes its report.
+    for (const engine of this.#control?.engines ?? [this.engine]) await engine.finished();
+    this.#report = this.engine.report;
     this.onclose?.();
   }
 
   /**
    * Steers the replay from the test, as `replay --listen --control` does over
-   * HTTP: `journal()`, `reset()`, `setFaults(overlayText)`, `clearFaults()`.
+   * HTTP: `journal()`, `reset()`, `setFaults(overlay)`, `clearFaults()` and
+   * `useCassette(path)` (the next session, after the client connects again,
+   * is served from that cassette).
    */
   get control(): ReplayControl {
-    return this.#control ??= new ReplayControl(this.engine);
+    return this.#control ??= new ReplayControl(this.engine, this.#open);
   }
 
-  /** What the replay saw (complete after {@linkcode close}). */
+  /**
+   * What the replay saw (complete after {@linkcode close}): the first
+   * cassette's report, whose journal covers every cassette served.
+   */
   get report(): ReplayReport {
     return this.#report ?? this.engine.report;
   }
@@ -188,10 +214,13 @@ export class ReplayTransport {
    */
   async finish(options: { failOnUnplayed?: boolean } = {}): Promise<ReplayReport> {
     await this.close();
-    checkReport(this.report, {
-      match: this.engine.options.match,
-      failOnUnplayed: options.failOnUnplayed,
-    });
+    // A miss on a cassette switched to fails the test as one on the first does.
+    for (const engine of this.#control?.engines ?? [this.engine]) {
+      checkReport(engine.report, {
+        match: engine.options.match,
+        failOnUnplayed: options.failOnUnplayed,
+      });
+    }
     return this.report;
   }
 

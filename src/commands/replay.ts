@@ -63,7 +63,7 @@ export const command: Command = {
     }
     if (flag(values, "control") && !listen) {
       throw new UsageError(
-        "--control needs --listen: over stdio the controls are the library's (ReplayTransport.control)",
+        "--control needs --listen: over stdio the controls are the library's (ReplayTransport.control, startCassette's control)",
       );
     }
     const report = listen
@@ -109,7 +109,7 @@ async function serveListening(
       "../" + "replay/http/control.ts"
     ) as typeof import("../replay/http/control.ts");
     const open = (path: string) => loadedEngine(path, values, log);
-    Object.assign(options, controlOptions(new ReplayControl(engine), open));
+    Object.assign(options, controlOptions(new ReplayControl(engine, open)));
   }
   return await serveHttp(engine, options);
 }
@@ -191,6 +191,8 @@ async function replayWithExtras(
   values: OptionValues,
 ): Promise<number> {
   const { spy, appending, url } = liveFlags(values, command);
+  // Over stdio, the library's side channel: with --run-log, not appending (else unused, as before).
+  const control = flag(values, "control");
   const quiet = flag(values, "quiet");
   const log = quiet ? () => {} : (line: string) => printErr(`mcp-cassette: ${line}`);
   const listen = stringOption(values, "listen");
@@ -210,6 +212,7 @@ async function replayWithExtras(
     recordingRedactor: (header) => recordingRedactor(values, header, cassette),
     finishReport: (report) => finishReport(report, values, quiet),
     afterSession: (report) => learnFrom(report, values),
+    control,
   });
 }
 

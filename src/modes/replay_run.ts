@@ -49,14 +49,42 @@ export interface ReplayRunOptions {
   finishReport: (report: ReplayReport) => number;
   /** Runs once the session is over and its report written (`--learn-ignores`). */
   afterSession?: (report: ReplayReport) => Promise<void>;
+  /**
+   * `--control` (with `runLog`, not appending): the controls on a side
+   * channel of this launch's own, its address on the run log's `start` line,
+   * and what the library's control asked of new launches applied (./steer.ts).
+   */
+  control?: boolean;
 }
 
 /** Serves the cassette on stdio with the extras; resolves with the exit code. */
 export async function replayNewEpisodes(options: ReplayRunOptions): Promise<number> {
-  const { cassette, log, liveUrl } = options;
+  const { log, liveUrl } = options;
   if (liveUrl !== undefined) checkLiveUrl(liveUrl, "--url");
+  // A live server over HTTP has no command: an empty one stands for it.
   const liveServer = options.liveServer ?? (liveUrl === undefined ? undefined : []);
+  const live = { ...options, liveServer };
   const reporter = new RunReporter(options.runLog);
+  const appending = liveServer !== undefined && !options.spy;
+  const action = appending ? "replay-append" : "replay";
+  if (!options.control || !options.runLog || appending) return await replayRun(live, reporter);
+  const { steerLaunch } = await import("./" + "steer.ts") as typeof import("./steer.ts");
+  const steered = await steerLaunch(options.runLog, reporter, action, log);
+  try {
+    const cassette = steered.cassette ?? options.cassette;
+    return await replayRun({ ...live, cassette }, reporter, steered.serve);
+  } finally {
+    await steered.close();
+  }
+}
+
+/** Serves the replay; `steered`, when the launch has a side channel, is handed its engine. */
+async function replayRun(
+  options: ReplayRunOptions,
+  reporter: RunReporter,
+  steered?: (engine: ReplayEngine) => Promise<void>,
+): Promise<number> {
+  const { cassette, liveServer, liveUrl, log } = options;
   const appending = liveServer !== undefined && !options.spy;
   const action = appending ? "replay-append" : "replay";
   // Served while it is read, unless misses are appended to it (docs/replay.md "Start-up").
@@ -103,12 +131,13 @@ export async function replayNewEpisodes(options: ReplayRunOptions): Promise<numb
     })
   );
   try {
-    reporter.start(action);
+    if (!steered) reporter.start(action);
     const base = await options.replayOptions(loaded.header);
     const extended = episodes ? episodes.extend(base) : base;
     engine = "entries" in loaded
       ? new ReplayEngine(loaded, extended)
       : await ReplayEngine.streaming(loaded, extended);
+    await steered?.(engine);
     const report = await serveStdio(engine, { input: runtime.stdin, output: runtime.stdout, log });
     if (episodes && episodes.answeredLive.length > 0) report.live = [...episodes.answeredLive];
     await writeReport(report);

@@ -14,11 +14,38 @@ import { openToAppend, writeError } from "../files/safe_write.ts";
 /** What one launch did. */
 export type RunAction = "record" | "replay" | "replay-append";
 
+/** Where a launch's control side channel listens (`replay --run-log --control`). */
+export interface LaunchControlAddress {
+  /** `http://127.0.0.1:PORT`: the `/__cassette/…` requests go under it. */
+  url: string;
+  /** The bearer token it takes, made afresh by the launch. */
+  token: string;
+}
+
+/**
+ * What the library's control asks of launches that start from now on
+ * (`event: "steer"`, written by the library, read by each launch as it
+ * starts): the whole state each time, the last line wins.
+ */
+export interface LaunchSteering {
+  /** The fault overlay's text in force; null: the one given, if any. */
+  faults: string | null;
+  /** The cassette new launches replay instead of the one on their command line. */
+  cassette?: string;
+}
+
 /** One line of a run report. */
 export interface RunReportLine {
+  /** The launch's process id (the library's, on a `steer` line). */
   pid: number;
-  event: "start" | "end";
+  event: "start" | "end" | "steer" | "control";
   action: RunAction;
+  /** On `start` of a replay with `--control`: a `control` line with its side channel follows. */
+  steerable?: boolean;
+  /** On `control`: the launch's side channel, once listening. */
+  control?: LaunchControlAddress;
+  /** On `steer`: what launches starting from now on are to do. */
+  steer?: LaunchSteering;
   /** On `end`: the exit code the launch chose. */
   code?: number;
   /** On `end` of a replay: what it saw. */
@@ -50,10 +77,25 @@ export class RunReporter {
     }
   }
 
-  /** Records the start of a launch. */
-  start(action: RunAction): void {
+  /** Records the start of a launch (`steerable`: one with a control side channel). */
+  start(action: RunAction, steerable = false): void {
     this.#started = true;
-    this.#write({ pid: runtime.pid(), event: "start", action });
+    this.#write({
+      pid: runtime.pid(),
+      event: "start",
+      action,
+      ...(steerable ? { steerable } : {}),
+    });
+  }
+
+  /** Records where the launch's control side channel listens. */
+  control(action: RunAction, control: LaunchControlAddress): void {
+    this.#write({ pid: runtime.pid(), event: "control", action, control });
+  }
+
+  /** Records what launches starting from now on are to do (the library's control). */
+  steer(steer: LaunchSteering): void {
+    this.#write({ pid: runtime.pid(), event: "steer", action: "replay", steer });
   }
 
   /**

@@ -77,7 +77,7 @@ export const REPLAY_OPTIONS: OptionSet = {
   control: {
     type: "boolean",
     description:
-      "With --listen: also serve /__cassette/journal, reset, faults and cassette, behind the same Host/Origin guard (docs/control.md)",
+      "/__cassette/journal, reset, faults, cassette: with --listen behind its Host/Origin guard; over stdio (--run-log) on a loopback port (docs/control.md)",
   },
   "on-miss": {
     choices: ["error", "live"],

@@ -329,11 +329,17 @@ export class ReplayEngine implements RecordingSource, ReportSink {
     resetReport(this.report);
   }
 
-  /** Closes every session and completes the report. */
+  /**
+   * Closes every session and completes the report. Called again (an
+   * in-process transport whose client connected again), it adds only the
+   * sessions opened since.
+   */
   finish(): ReplayReport {
     for (const session of this.#sessions) session.close();
     for (const session of this.#sessions) this.#noteUnplayed(session);
-    if (this.options.faults) this.report.unfiredFaults.push(...this.options.faults.unfired());
+    this.#sessions.clear();
+    const unfired = this.options.faults?.unfired() ?? [];
+    this.report.unfiredFaults.splice(0, this.report.unfiredFaults.length, ...unfired);
     this.report.recorded = this.#recordedRows();
     this.report.tools = knownTools(this.episodes.sessions);
     const { path, header, headerText } = this.cassette;

@@ -17,19 +17,30 @@ import type { ReplayControl } from "../control.ts";
 import type { ReplayEngine } from "../engine.ts";
 import type { HttpHandle, HttpServeOptions } from "./options.ts";
 
-/** Loads another cassette for new sessions; throws a one-line error naming what is wrong. */
-export type OpenCassette = (path: string) => Promise<ReplayEngine>;
-
-/** The HTTP options that serve `control`: its endpoint, and the routing a cassette switch needs. */
+/**
+ * The HTTP options that serve `control`: its endpoint, and the routing a
+ * cassette switch needs (new sessions go to the engine `control` switched to).
+ */
 export function controlOptions(
   control: ReplayControl,
-  open: OpenCassette,
 ): Pick<HttpServeOptions, "control" | "route"> {
+  return { control: controlHandler(control), route: sessionRoute(control) };
+}
+
+/** The routing alone: a replay steered in process, with no endpoint served. */
+export function sessionRoute(control: ReplayControl): NonNullable<HttpServeOptions["route"]> {
   const router = new SessionRouter();
-  return {
-    control: (request) => answer(request, control, open, router),
-    route: (first, serve) => router.start(first, serve),
-  };
+  control.onSwitch((engine) => router.switchTo(engine));
+  return (first, serve) => router.start(first, serve);
+}
+
+/**
+ * Answers one request under `/__cassette/` with `control`: the endpoint of
+ * `replay --listen --control`, and of a stdio launch's side channel
+ * (src/modes/steer.ts). The caller has checked Host, Origin and the token.
+ */
+export function controlHandler(control: ReplayControl): (request: Request) => Promise<Response> {
+  return (request) => answer(request, control);
 }
 
 /**
@@ -69,12 +80,7 @@ class SessionRouter {
   }
 }
 
-async function answer(
-  request: Request,
-  control: ReplayControl,
-  open: OpenCassette,
-  router: SessionRouter,
-): Promise<Response> {
+async function answer(request: Request, control: ReplayControl): Promise<Response> {
   const what = new URL(request.url).pathname.slice("/__cassette/".length);
   const route = `${request.method} ${what}`;
   try {
@@ -92,9 +98,7 @@ async function answer(
         return json(200, { faults: "cleared" });
       case "POST cassette": {
         const path = await cassettePath(request);
-        const engine = await open(path);
-        control.switchTo(engine);
-        router.switchTo(engine);
+        await control.useCassette(path);
         return json(200, { cassette: path, for: "new sessions" });
       }
     }
