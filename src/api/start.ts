@@ -208,6 +208,8 @@ export async function startCassette(given: CassetteOptions): Promise<CassetteSer
   recordArgs.push(...secretArgs(options.secretEnv, action));
   // Made once every check has passed: a start that throws leaves no folder behind.
   const logDir = await runtime.makeTempDir("mcp-cassette-run-");
+  // A server never finished (a test that ended first) still takes it away, at exit.
+  const forgetAtExit = runtime.removeAtExit(logDir);
   const runLog = path.join(logDir, "run.jsonl");
   const group = recordingId();
   const tail = launchArgs(action, {
@@ -230,6 +232,7 @@ export async function startCassette(given: CassetteOptions): Promise<CassetteSer
     args: line.slice(1),
     finish(finishOptions = {}) {
       finished ??= collect(cassette, runLog, mode, action, finishOptions).then(async (result) => {
+        forgetAtExit(); // collect removed it
         await settleRerecord(expiry, cassette, result.launches.map((launch) => launch.code));
         return result;
       });

@@ -2,24 +2,29 @@
  * The library's run log lives in a temp folder of its own
  * (`mcp-cassette-run-*`), one per start: it must be gone once a start has
  * failed or its server has finished, else every test run leaves folders in
- * the machine's temp folder. The starts run in a child whose TMPDIR is this
- * test's own folder, so the folders it leaves can be counted.
+ * the machine's temp folder, and gone too when the process ends without
+ * finishing it. The starts run in a child whose TMPDIR is this test's own
+ * folder, so the folders it leaves can be counted.
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { copyFileSync, readdirSync } from "node:fs";
 import path from "node:path";
 import { DENO, ROOT, run, tempDir } from "../helpers.ts";
+import { BUN_BIN } from "../dist/_runtimes.ts";
 
 const GOLDEN = path.join(ROOT, "examples/runners/node/cassettes/adds-two-numbers.cassette.jsonl");
 const SCRIPT = path.join(ROOT, "tests/api/fixtures/run_dirs.ts");
 
 /** Runs a scenario with TMPDIR its own; returns the step lines and the run folders left. */
-async function leftAfter(scenario: string): Promise<{ steps: string; left: string[] }> {
+async function leftAfter(
+  scenario: string,
+  runner: string[] = [DENO, "run", "-A", "--no-check"],
+): Promise<{ steps: string; left: string[] }> {
   const tmp = tempDir("mcp-cassette-tmpdir-");
   const cassette = path.join(tempDir(), "adds.cassette.jsonl");
   copyFileSync(GOLDEN, cassette);
-  const result = await run([DENO, "run", "-A", "--no-check", SCRIPT, scenario, cassette], {
+  const result = await run([...runner, SCRIPT, scenario, cassette], {
     env: { TMPDIR: tmp },
   });
   assert.equal(result.code, 0, result.stderr);
@@ -45,3 +50,11 @@ test("a server finished after its replay leaves no run folder behind", async () 
   assert.equal(steps.trim(), JSON.stringify({ what: "replay then finish" }));
   assert.deepEqual(left, []);
 });
+
+for (const [name, runner] of [["Deno", undefined], ["Bun", [BUN_BIN]]] as const) {
+  test(`a server never finished leaves no run folder behind once the process ends (${name})`, async () => {
+    const { steps, left } = await leftAfter("abandoned", runner ? [...runner] : undefined);
+    assert.equal(steps.trim(), JSON.stringify({ what: "replay then exit" }));
+    assert.deepEqual(left, []);
+  });
+}
