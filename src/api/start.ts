@@ -19,7 +19,7 @@ import { actionFor, resolveRecordMode } from "../modes/mode.ts";
 import type { ModeAction, RecordMode } from "../modes/mode.ts";
 import { checkCassetteFolder } from "../modes/paths.ts";
 import { readRunReport } from "../modes/run_report.ts";
-import type { RunAction } from "../modes/run_report.ts";
+import type { RunAction, RunReportLine } from "../modes/run_report.ts";
 import { checkLaunches, checkReport } from "./verdict.ts";
 import { replayFlags } from "./replay_flags.ts";
 import type { ReplayFlags } from "./replay_flags.ts";
@@ -207,14 +207,17 @@ export async function startCassette(given: CassetteOptions): Promise<CassetteSer
     }
     return await startHttp(cassette, mode, action, options);
   }
-  const logDir = await runtime.makeTempDir("mcp-cassette-run-");
-  const runLog = path.join(logDir, "run.jsonl");
-  const group = recordingId();
   const cli = options.cli ?? runtime.selfCommand();
   const replay = [...matchArgs(options), ...replayExtra];
   const output = expiry.output;
   const spy = spyMode(options.onMiss, action, server, options.liveUrl);
   recordArgs.push(...secretArgs(options.secretEnv, action));
+  // Made once every check has passed: a start that throws leaves no folder behind.
+  const logDir = await runtime.makeTempDir("mcp-cassette-run-");
+  // A server never finished (a test that ended first) still takes it away, at exit.
+  const forgetAtExit = runtime.removeAtExit(logDir);
+  const runLog = path.join(logDir, "run.jsonl");
+  const group = recordingId();
   const tail = launchArgs(action, {
     spy,
     cassette: output,
@@ -237,6 +240,7 @@ export async function startCassette(given: CassetteOptions): Promise<CassetteSer
     control: new LaunchControl(runLog),
     finish(finishOptions = {}) {
       finished ??= collect(cassette, runLog, mode, action, finishOptions).then(async (result) => {
+        forgetAtExit(); // collect removed it
         await settleRerecord(expiry, cassette, result.launches.map((launch) => launch.code));
         return result;
       });
@@ -262,23 +266,9 @@ async function collect(
   action: ModeAction,
   options: FinishOptions,
 ): Promise<CassetteResult> {
-  const deadline = Date.now() + (options.waitMs ?? 10_000);
-  let lines = await readRunReport(runLog);
-  const open = () => {
-    const ended = new Set(lines.filter((line) => line.event === "end").map((line) => line.pid));
-    return lines.filter((line) =>
-      line.event === "start" && !ended.has(line.pid) && runtime.isProcessAlive(line.pid)
-    );
-  };
-  if (options.stop) { for (const launch of open()) runtime.kill(launch.pid, "SIGTERM"); }
-  while (open().length > 0 && Date.now() < deadline) {
-    await sleep(25);
-    lines = await readRunReport(runLog);
-  }
-  // Nothing outlives finish(): a launch still running now would only hold the client's runner open.
-  for (const launch of open()) runtime.kill(launch.pid, "SIGTERM");
-  // The run log's folder is a temp folder of its own: it goes with the log.
-  await runtime.remove(path.dirname(runLog)).catch(() => {});
+  // The run log's folder is a temp folder of its own: it goes with the log, whatever happened.
+  const removed = () => runtime.remove(path.dirname(runLog)).catch(() => {});
+  const lines = await awaitLaunches(runLog, options).finally(removed);
   const result = emptyResult(cassette, mode, action, []);
   for (const start of lines.filter((line) => line.event === "start")) {
     const end = lines.find((line) => line.event === "end" && line.pid === start.pid);
@@ -292,6 +282,25 @@ async function collect(
     result.appended += end?.appended ?? 0;
   }
   return result;
+}
+
+/** The run log once its launches have ended; after `waitMs`, those left are ended (SIGTERM). */
+async function awaitLaunches(runLog: string, options: FinishOptions): Promise<RunReportLine[]> {
+  const deadline = Date.now() + (options.waitMs ?? 10_000);
+  let lines = await readRunReport(runLog);
+  const open = () => {
+    const ended = new Set(lines.filter((line) => line.event === "end").map((line) => line.pid));
+    return lines.filter((line) =>
+      line.event === "start" && !ended.has(line.pid) && runtime.isProcessAlive(line.pid)
+    );
+  };
+  if (options.stop) { for (const launch of open()) runtime.kill(launch.pid, "SIGTERM"); }
+  while (open().length > 0 && Date.now() < deadline) {
+    await sleep(25);
+    lines = await readRunReport(runLog);
+  }
+  for (const launch of open()) runtime.kill(launch.pid, "SIGTERM");
+  return lines;
 }
 
 function emptyResult(

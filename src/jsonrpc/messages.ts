@@ -48,6 +48,32 @@ export const ErrorCode = {
 /** The `_meta` key a 2026-07-28 request carries its protocol version under. */
 export const PROTOCOL_VERSION_META = "io.modelcontextprotocol/protocolVersion";
 
+/** The first revision of the stateless era (`server/discover` instead of `initialize`). */
+export const MODERN_PROTOCOL_VERSION = "2026-07-28";
+
+/**
+ * True when a `server/discover` result offers a revision of the stateless
+ * era (2026-07-28 or later). A server that knows the probe but speaks only
+ * earlier revisions offers none, and the client then falls back to
+ * `initialize`: the session is of the legacy era.
+ *
+ * @example
+ * ```ts
+ * offersModernEra({ supportedVersions: ["2026-07-28"] }); // true
+ * offersModernEra({ supportedVersions: ["2025-11-25", "2025-06-18"] }); // false
+ * ```
+ */
+export function offersModernEra(result: unknown): boolean {
+  const versions = result !== null && typeof result === "object"
+    ? (result as { supportedVersions?: unknown }).supportedVersions
+    : undefined;
+  return Array.isArray(versions) &&
+    versions.some((version) =>
+      typeof version === "string" && /^\d{4}-\d{2}-\d{2}$/.test(version) &&
+      version >= MODERN_PROTOCOL_VERSION
+    );
+}
+
 /**
  * The most messages one JSON-RPC batch may hold. The recorder refuses a
  * larger batch whole, with a single error (it forwards nothing it cannot

@@ -9,7 +9,9 @@
  *
  * The cassette header is deferred until the first exchange that succeeds
  * decides the era: `initialize` answered → legacy, `server/discover`
- * answered → modern. A probe answered with an error decides nothing.
+ * answered offering 2026-07-28 → modern. A probe answered with an error, or
+ * with only earlier versions (the client then falls back to `initialize`),
+ * decides nothing.
  *
  * The upstream URL's query (a token, often) is never printed: the client is
  * given the recorder's path alone and the recorder adds the query itself

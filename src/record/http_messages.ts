@@ -8,7 +8,7 @@
 import type { Era } from "../cassette/format.ts";
 import type { Json, JsonObject } from "../jsonrpc/messages.ts";
 import { isObject } from "../util/helpers.ts";
-import { PROTOCOL_VERSION_META } from "../jsonrpc/messages.ts";
+import { offersModernEra, PROTOCOL_VERSION_META } from "../jsonrpc/messages.ts";
 
 /** A JSON-RPC message, or a batch of them: only one level is looked at, whatever the depth. */
 export function isJsonRpc(value: unknown): boolean {
@@ -32,7 +32,11 @@ export function parseJson(text: string): Json | undefined {
   }
 }
 
-/** The era (and protocol version) an answer to `request` decides, when it is a result. */
+/**
+ * The era (and protocol version) an answer to `request` decides, when it is
+ * a result: `initialize` answered → legacy; `server/discover` answered with
+ * a 2026-07-28 version, or a request of that era answered → modern.
+ */
 export function eraOf(
   answer: JsonObject,
   request: JsonObject,
@@ -48,6 +52,8 @@ export function eraOf(
     const version = typeof result.protocolVersion === "string" ? result.protocolVersion : undefined;
     return { era: "legacy", ...(version ? { protocolVersion: version } : {}) };
   }
+  // A probe answered without a 2026-07-28 version decides nothing: the client falls back to initialize.
+  if (request.method === "server/discover" && !offersModernEra(answer.result)) return undefined;
   if (request.method === "server/discover" || modernVersion) {
     return { era: "modern", ...(modernVersion ? { protocolVersion: modernVersion } : {}) };
   }

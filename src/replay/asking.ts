@@ -26,6 +26,9 @@ interface PendingAnswer {
 export class ServerRequests {
   #pending = new Map<string, PendingAnswer>();
   #nextId = 1;
+  #nextPing = 1;
+  /** The client left a ping unanswered: {@linkcode settle} no longer pings. */
+  #noPong = false;
 
   constructor(private readonly sink: ReportSink, private readonly options: ReplayOptions) {}
 
@@ -44,6 +47,28 @@ export class ServerRequests {
     return this.#compare(step, answer, method);
   }
 
+  /**
+   * Pings the client and waits for its answer: a client that has answered
+   * has run the handlers of everything sent before the ping (it answers a
+   * request only after the notifications read ahead of it), so what is sent
+   * next cannot overtake them. A client that does not answer within the
+   * answer timeout is not pinged again: it is waited for once, not on every
+   * request. Not a recorded request, so not in the report.
+   */
+  async settle(out: Outlet): Promise<void> {
+    if (this.#noPong) return;
+    const id = `mcp-cassette-settle-${this.#nextPing++}`;
+    const answered = new Promise<JsonRpcMessage | undefined>((resolve) => {
+      this.#pending.set(idKey(id), { method: "ping", resolve });
+    });
+    await out.send({ jsonrpc: "2.0", id, method: "ping" });
+    const answer = await this.#within(answered);
+    this.#pending.delete(idKey(id));
+    if (answer !== "timeout") return;
+    this.#noPong = true;
+    this.options.log?.("the client never answered a ping: answers no longer wait for one");
+  }
+
   /** Takes a client answer; false when it answers nothing that was asked. */
   answer(message: JsonRpcMessage): boolean {
     const pending = this.#pending.get(idKey(message.id));
@@ -58,17 +83,29 @@ export class ServerRequests {
     this.#pending.clear();
   }
 
+  /** The client's answer, or "timeout" after the answer timeout. */
+  async #within(
+    answered: Promise<JsonRpcMessage | undefined>,
+  ): Promise<JsonRpcMessage | undefined | "timeout"> {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const timedOut = new Promise<"timeout">((resolve) => {
+      timer = setTimeout(() => resolve("timeout"), this.#timeoutMs);
+    });
+    const answer = await Promise.race([answered, timedOut]);
+    clearTimeout(timer);
+    return answer;
+  }
+
+  get #timeoutMs(): number {
+    return this.options.answerTimeoutMs ?? 10_000;
+  }
+
   async #await(
     answered: Promise<JsonRpcMessage | undefined>,
     method: string,
   ): Promise<JsonRpcMessage | undefined | "timeout"> {
-    const timeoutMs = this.options.answerTimeoutMs ?? 10_000;
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const timedOut = new Promise<"timeout">((resolve) => {
-      timer = setTimeout(() => resolve("timeout"), timeoutMs);
-    });
-    const answer = await Promise.race([answered, timedOut]);
-    clearTimeout(timer);
+    const timeoutMs = this.#timeoutMs;
+    const answer = await this.#within(answered);
     const { report } = this.sink;
     if (answer === "timeout") {
       report.timeouts.push(`the client never answered ${method} (waited ${timeoutMs} ms)`);

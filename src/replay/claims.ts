@@ -6,20 +6,23 @@
  * @module
  */
 import type { CassetteHeader, Era } from "../cassette/format.ts";
-import type { RecordedSession } from "./episodes.ts";
+import type { RecordedSession, Trigger } from "./episodes.ts";
+import { offersModernEra } from "../jsonrpc/messages.ts";
 
 /**
  * The era the cassette was recorded in. A header without one means legacy,
  * except on stdio, where the header is written before the first exchange:
- * there a recording whose first answered request is `server/discover` is
- * modern.
+ * there a recording whose first answered request is `server/discover`,
+ * answered offering 2026-07-28, is modern. A probe answered with an error or
+ * with only earlier versions tells nothing: the client fell back to
+ * `initialize`.
  */
 export function eraOf(header: CassetteHeader, sessions: readonly RecordedSession[]): Era {
   if (header.era) return header.era;
   if (header.transport !== "stdio") return "legacy";
   for (const session of sessions) {
     const answered = session.triggers.find((trigger) =>
-      trigger.response && !("error" in trigger.response.msg)
+      trigger.response && !("error" in trigger.response.msg) && !legacyProbe(trigger)
     );
     if (answered?.key.method === "server/discover") return "modern";
     if (answered?.key.method === "initialize") return "legacy";
@@ -41,11 +44,16 @@ export function settledEra(
   for (const trigger of sessions[0]?.triggers ?? []) {
     if (!trigger.isRequest) continue;
     if (!trigger.response) return undefined; // its answer may come further on
-    if ("error" in trigger.response.msg) continue;
+    if ("error" in trigger.response.msg || legacyProbe(trigger)) continue;
     if (trigger.key.method === "server/discover") return "modern";
     return trigger.key.method === "initialize" ? "legacy" : undefined;
   }
   return undefined;
+}
+
+/** A `server/discover` answered with a result that offers no 2026-07-28 version. */
+function legacyProbe(trigger: Trigger): boolean {
+  return trigger.key.method === "server/discover" && !offersModernEra(trigger.response?.msg.result);
 }
 
 /**

@@ -33,6 +33,14 @@ export interface Outlet {
    * HTTP front end learns which recorded exchange (`trigger.x`) it replays.
    */
   begin?(trigger: Trigger): void;
+  /**
+   * True where the client may take several messages in one read and answer
+   * the last first: an SDK client reading lines (stdio) runs a
+   * notification's handler a turn after parsing it but a response's at once,
+   * and drops a progress notification whose request has been answered. There
+   * the session pings the client between a request's progress and its answer.
+   */
+  readsAhead?: boolean;
 }
 
 /** Answers a message that is not valid JSON-RPC. */

@@ -22,7 +22,14 @@ import type { RecordingSource, ReportSink } from "./source.ts";
 import { withLiveId } from "./wire.ts";
 import { flightOf, livened } from "./flight.ts";
 import type { InFlight } from "./flight.ts";
-import { describe, isChangeNotice, malformedText, paced, settleGap } from "./steps.ts";
+import {
+  describe,
+  isChangeNotice,
+  isLiveProgress,
+  malformedText,
+  paced,
+  settleGap,
+} from "./steps.ts";
 import { noteMatch } from "./match_note.ts";
 import { sameTrigger } from "./trigger_list.ts";
 import { whenSettled } from "./settling.ts";
@@ -250,6 +257,7 @@ export class ReplaySession {
     if (answerFault === "stop") return;
     let last = trigger.t;
     let divergent: string | undefined;
+    let progressed = false;
     const steps = repeat ? trigger.steps.filter((step) => !isChangeNotice(step)) : trigger.steps;
     for (const step of steps) {
       await sleep(paced(step.t - last, this.options.pacing));
@@ -257,8 +265,11 @@ export class ReplaySession {
       if (flight.cancelled || this.#closed) return;
       const outcome = await this.#emit(step, out, flight);
       if (outcome && !divergent) divergent = outcome;
+      progressed ||= isLiveProgress(step, flight);
     }
     if (!trigger.response) return; // cancelled in the recording, never answered: nor now
+    // Whatever the pacing, the client runs its progress handlers before the answer ends them.
+    if (progressed && out.readsAhead) await this.#asked.settle(out);
     const wait = Math.max(
       paced(trigger.response.t - last, this.options.pacing),
       settleGap(trigger),

@@ -81,6 +81,7 @@ function stdioOutlet(
   log?: (line: string) => void,
 ): Outlet {
   return {
+    readsAhead: true,
     send: (message, _sse, text) => out.write(text ?? JSON.stringify(message)),
     raw: (text) => out.write(text),
     fault: (fault) => {

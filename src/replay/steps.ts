@@ -8,6 +8,7 @@ import { pacedDelay } from "../faults/pacing.ts";
 import type { PacingOptions } from "../faults/pacing.ts";
 import type { Step, Trigger } from "./episodes.ts";
 import type { Ready } from "./wire.ts";
+import type { InFlight } from "./flight.ts";
 
 /** The wait before a step recorded `gap` ms after the previous one (none at instant pace). */
 export function paced(gap: number, pacing: PacingOptions | undefined): number {
@@ -22,6 +23,12 @@ export function paced(gap: number, pacing: PacingOptions | undefined): number {
  */
 export function settleGap(trigger: Trigger): number {
   return trigger.steps.length === 0 ? 0 : 2;
+}
+
+/** A progress notification that goes to the live request (it asked for progress). */
+export function isLiveProgress(step: Step, flight: InFlight): boolean {
+  return step.kind === "message" && step.msg.method === "notifications/progress" &&
+    flight.progressToken !== undefined;
 }
 
 /** `method name`, or the method alone. */

@@ -20,6 +20,7 @@ import type {
 } from "./types.ts";
 import { openAppend, openRandomReads, readFileBytes, readFileText } from "./deno_files.ts";
 import { readableWithReadNow, writableWithWriteDirect } from "./immediate.ts";
+import { exitRemoval } from "./exit_removal.ts";
 import { Deno, encoder, stdinStream, syncWritable, writeAllSync } from "./deno_api.ts";
 import type { DenoChild, DenoFile } from "./deno_api.ts";
 
@@ -347,6 +348,13 @@ export const denoRuntime: Runtime = {
     return names;
   },
   makeTempDir: (prefix) => Deno.makeTempDir({ prefix }),
+  // `unload` runs at a normal end and at Deno.exit(), as `exit` handlers do on Node.
+  removeAtExit: exitRemoval(
+    (handler) =>
+      (globalThis as unknown as { addEventListener(type: "unload", fn: () => void): void })
+        .addEventListener("unload", handler),
+    (path) => Deno.removeSync(path, { recursive: true }),
+  ),
   serve,
 };
 

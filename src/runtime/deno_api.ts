@@ -83,6 +83,7 @@ export interface DenoApi {
   rename(from: string, to: string): Promise<void>;
   realPath(path: string): Promise<string>;
   remove(path: string, options: { recursive: boolean }): Promise<void>;
+  removeSync(path: string, options: { recursive: boolean }): void;
   lstat(path: string): Promise<DenoFileInfo>;
   lstatSync(path: string): DenoFileInfo;
   statSync(path: string): DenoFileInfo;

@@ -23,6 +23,7 @@ import type {
   SpawnOptions,
 } from "./types.ts";
 import { fileBytes, fileText } from "./file_text.ts";
+import { exitRemoval } from "./exit_removal.ts";
 import type { FileReads } from "./file_text.ts";
 import { RUNTIME_MODULE_URL } from "./module_url.ts";
 
@@ -270,6 +271,10 @@ export const nodeCompatRuntime: Runtime = {
   },
   readDir: (dir) => fsp.readdir(dir),
   makeTempDir: (prefix) => fsp.mkdtemp(path.join(os.tmpdir(), prefix)),
+  removeAtExit: exitRemoval(
+    (handler) => process.once("exit", handler),
+    (dir) => fs.rmSync(dir, { force: true, recursive: true }),
+  ),
   // node:http loads only when something serves HTTP.
   serve: async (options, handler) => (await import("./node_http.ts")).serve(options, handler),
 };

@@ -240,6 +240,12 @@ export interface Runtime {
   mkdir(path: string): Promise<void>;
   readDir(path: string): Promise<string[]>;
   makeTempDir(prefix: string): Promise<string>;
+  /**
+   * Removes `path` (a folder with all it holds) when this process exits,
+   * unless the function returned is called first: for a temp folder whose
+   * owner may never get to remove it (a test that never finishes its server).
+   */
+  removeAtExit(path: string): () => void;
 
   serve(options: ServeOptions, handler: HttpHandler): Promise<HttpServer>;
 

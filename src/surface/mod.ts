@@ -14,6 +14,7 @@
  */
 import type { LocatedEntry } from "../cassette/reader.ts";
 import type { Json, JsonObject } from "../jsonrpc/messages.ts";
+import { offersModernEra } from "../jsonrpc/messages.ts";
 import { listMessages, pairMessages, pointerToken, resultOf } from "./messages.ts";
 import type { Exchange, LocatedMessage } from "./messages.ts";
 import { isObject } from "../util/helpers.ts";
@@ -93,6 +94,16 @@ export function identityFrom(exchange: Exchange): ServerIdentity | undefined {
   };
 }
 
+/**
+ * True for the exchange that opened the session: `initialize`, or a
+ * `server/discover` answered offering 2026-07-28. A probe answered with an
+ * error or with earlier versions only is not one: the client fell back to
+ * `initialize`.
+ */
+export function isHandshake(method: string, result: JsonObject | undefined): boolean {
+  return method === "initialize" || (method === "server/discover" && offersModernEra(result));
+}
+
 /** Extracts the surface from entries (or from already listed messages). */
 export function extractSurface(
   entries: readonly LocatedEntry[],
@@ -103,7 +114,7 @@ export function extractSurface(
   for (const exchange of exchanges) {
     const method = exchange.request.method ?? "";
     if (exchange.request.dir !== "c2s") continue;
-    if ((method === "initialize" || method === "server/discover") && !surface.server) {
+    if (isHandshake(method, resultOf(exchange.response)) && !surface.server) {
       surface.server = identityFrom(exchange);
       continue;
     }

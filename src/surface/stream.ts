@@ -15,7 +15,7 @@ import type { Json } from "../jsonrpc/messages.ts";
 import { isObject } from "../util/helpers.ts";
 import { listMessages, paramsOf, pointerToken, resultOf } from "./messages.ts";
 import type { Exchange, LocatedMessage } from "./messages.ts";
-import { identityFrom, LIST_METHODS } from "./mod.ts";
+import { identityFrom, isHandshake, LIST_METHODS } from "./mod.ts";
 import type { ServerIdentity, SurfaceItem, SurfaceKind } from "./mod.ts";
 
 /** An exchange with its place among all requests (the order `pairMessages` lists them in). */
@@ -114,7 +114,7 @@ export class SurfaceBuilder {
     const method = request.method ?? "";
     const result = resultOf(response);
     if (!result) return;
-    if (method === "initialize" || method === "server/discover") {
+    if (isHandshake(method, result)) {
       // The first handshake by request order, as extractSurface takes it.
       if (!this.server || exchange.ordinal < this.server.ordinal) {
         this.server = { ordinal: exchange.ordinal, identity: identityFrom(exchange)!, method };
