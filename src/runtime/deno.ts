@@ -20,7 +20,8 @@ import type {
 } from "./types.ts";
 import { openAppend, openRandomReads, readFileBytes, readFileText } from "./deno_files.ts";
 import { readableWithReadNow, writableWithWriteDirect } from "./immediate.ts";
-import { Deno, encoder, stdinStream, syncWritable, writeAllSync } from "./deno_api.ts";
+import { Deno, encoder, syncWritable, writeAllSync } from "./deno_api.ts";
+import { noteSignalListener, stdinStream } from "./deno_stdin.ts";
 import type { DenoChild, DenoFile } from "./deno_api.ts";
 
 function isNotFound(error: unknown): boolean {
@@ -302,7 +303,14 @@ export const denoRuntime: Runtime = {
     } catch {
       return () => {}; // Windows knows only SIGINT and SIGBREAK.
     }
-    return () => Deno.removeSignalListener(signal, handler);
+    noteSignalListener(signal, 1);
+    let removed = false;
+    return () => {
+      if (removed) return;
+      removed = true;
+      Deno.removeSignalListener(signal, handler);
+      noteSignalListener(signal, -1);
+    };
   },
   pid: () => Deno.pid,
   selfCommand,
