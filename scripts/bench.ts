@@ -22,8 +22,6 @@
  *   replay runs took tens of seconds here, so it is off by default)
  * Prints Markdown tables; BENCHMARKS.md holds the last run's.
  */
-import { Client } from "../tests/sdk.ts";
-import { getDefaultEnvironment, StdioClientTransport } from "../tests/sdk.ts";
 import {
   closeSync,
   fsyncSync,
@@ -41,6 +39,7 @@ import { lineBatches, loadCassette } from "../src/cassette/reader.ts";
 import { ReplayEngine } from "../src/replay/engine.ts";
 import { runtime } from "../src/runtime/mod.ts";
 import { runScale } from "./bench/scale.ts";
+import { median, medianRun, type Run, type Target, timeSession } from "./bench/stdio_session.ts";
 
 const { values } = parseArgs({
   args: process.argv.slice(2),
@@ -66,55 +65,6 @@ const floor = [...run, path.join(root, "scripts/bench/floor_server.ts")];
 const pipe = [...run, path.join(root, "scripts/bench/byte_pipe.ts"), ...floor];
 const cli = [...run, path.join(root, "cli.ts")];
 const dir = mkdtempSync(path.join(tmpdir(), "mcp-cassette-bench-"));
-
-function percentile(samples: number[], p: number): number {
-  const sorted = [...samples].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
-}
-
-function median(samples: number[]): number {
-  return percentile(samples, 50);
-}
-
-interface Run {
-  startMs: number;
-  p50Ms: number;
-  p90Ms: number;
-  p95Ms: number;
-}
-
-/** A command to time, with variables added to the client's default environment for it. */
-interface Target {
-  command: string[];
-  env?: Record<string, string>;
-}
-
-/** Connects the SDK client to a command, then times CALLS sequential tool calls. */
-async function session({ command, env }: Target): Promise<Run> {
-  const client = new Client({ name: "bench", version: "1.0.0" });
-  const transport = new StdioClientTransport({
-    command: command[0],
-    args: command.slice(1),
-    env: { ...getDefaultEnvironment(), ...env },
-    stderr: "ignore",
-  });
-  const started = performance.now();
-  await client.connect(transport);
-  const startMs = performance.now() - started;
-  const samples: number[] = [];
-  for (let i = 0; i < CALLS; i++) {
-    const t0 = performance.now();
-    await client.callTool({ name: "echo", arguments: { message: `m${i}` } });
-    samples.push(performance.now() - t0);
-  }
-  await client.close();
-  return {
-    startMs,
-    p50Ms: percentile(samples, 50),
-    p90Ms: percentile(samples, 90),
-    p95Ms: percentile(samples, 95),
-  };
-}
 
 async function latency() {
   const cassette = path.join(dir, "floor.cassette.jsonl");
@@ -153,24 +103,17 @@ async function latency() {
       },
     };
   // The replay needs a cassette of exactly this session: record it once first.
-  await session({
+  await timeSession({
     command: [...cli, "record", "--append-window-ms", "0", "-o", cassette, "--", ...floor],
-  });
+  }, CALLS);
   const runs: Record<string, Run[]> = {};
   for (let round = 0; round < ROUNDS; round++) {
     for (const [name, target] of Object.entries(targets)) {
-      (runs[name] ??= []).push(await session(target));
+      (runs[name] ??= []).push(await timeSession(target, CALLS));
     }
   }
   const summary: Record<string, Run> = {};
-  for (const [name, list] of Object.entries(runs)) {
-    summary[name] = {
-      startMs: median(list.map((r) => r.startMs)),
-      p50Ms: median(list.map((r) => r.p50Ms)),
-      p90Ms: median(list.map((r) => r.p90Ms)),
-      p95Ms: median(list.map((r) => r.p95Ms)),
-    };
-  }
+  for (const [name, list] of Object.entries(runs)) summary[name] = medianRun(list);
   return summary;
 }
 

@@ -161,7 +161,12 @@ async function serveStdioReporting(
 ): Promise<ReplayReport> {
   signals.engine = engine;
   try {
-    const report = await serveStdio(engine, { input: runtime.stdin, output: runtime.stdout, log });
+    const report = await serveStdio(engine, {
+      input: runtime.stdin,
+      output: runtime.stdout,
+      log,
+      blockWhenIdle: true,
+    });
     if (signals.stopping) await signals.stopping;
     return report;
   } finally {

@@ -11,6 +11,7 @@ import { answerBatch, receiveGuarded } from "./batch.ts";
 import type { ReplaySession } from "./session.ts";
 import type { ReplayReport } from "./report.ts";
 import { chunkSource } from "../runtime/immediate.ts";
+import type { ChunkSource } from "../runtime/immediate.ts";
 import type { JsonRpcMessage } from "../jsonrpc/messages.ts";
 import { LineWriter } from "./line_writer.ts";
 
@@ -19,6 +20,13 @@ export interface StdioServeOptions {
   input: ReadableStream<Uint8Array>;
   output: WritableStream<Uint8Array>;
   log?: (line: string) => void;
+  /**
+   * Read the input with blocking reads whenever nothing else is pending (no
+   * request in progress, the whole cassette read), where the input offers
+   * them. Only for a replay that serves nothing but this input: a blocked
+   * thread runs no timer and reads no other pipe.
+   */
+  blockWhenIdle?: boolean;
 }
 
 /**
@@ -57,7 +65,15 @@ export async function serveStdio(
     if (work) work.then(readOn, readOn);
     else readOn();
   };
-  const reading = readLines(options.input, out, handle, (error) => track(outlet.send(error)));
+  const idle = options.blockWhenIdle
+    ? () => inFlight.size === 0 && engine.complete && !out.behind && !out.closed
+    : undefined;
+  const reading = readLines(
+    chunkSource(options.input, idle),
+    out,
+    handle,
+    (error) => track(outlet.send(error)),
+  );
   // A streaming engine may find a bad line after the first answers: the replay stops with it.
   const loadFailed = engine.failure;
   try {
@@ -123,7 +139,7 @@ function handleLine(
  * pausing while the client is behind on what it was sent.
  */
 async function readLines(
-  input: ReadableStream<Uint8Array>,
+  source: ChunkSource,
   out: LineWriter,
   handle: (line: string) => void,
   overlong: (error: JsonRpcMessage) => void,
@@ -131,7 +147,6 @@ async function readLines(
   const splitter = new LineSplitter({
     onOverlong: (error) => overlong(errorResponse(null, ErrorCode.InvalidRequest, error.message)),
   });
-  const source = chunkSource(input);
   try {
     while (!out.closed) {
       const value = await source.next();

@@ -21,7 +21,8 @@ import type {
 import { openAppend, openRandomReads, readFileBytes, readFileText } from "./deno_files.ts";
 import { readableWithReadNow, writableWithWriteDirect } from "./immediate.ts";
 import { exitRemoval } from "./exit_removal.ts";
-import { Deno, encoder, stdinStream, syncWritable, writeAllSync } from "./deno_api.ts";
+import { Deno, encoder, syncWritable, writeAllSync } from "./deno_api.ts";
+import { noteSignalListener, stdinStream } from "./deno_stdin.ts";
 import type { DenoChild, DenoFile } from "./deno_api.ts";
 
 function isNotFound(error: unknown): boolean {
@@ -303,7 +304,14 @@ export const denoRuntime: Runtime = {
     } catch {
       return () => {}; // Windows knows only SIGINT and SIGBREAK.
     }
-    return () => Deno.removeSignalListener(signal, handler);
+    noteSignalListener(signal, 1);
+    let removed = false;
+    return () => {
+      if (removed) return;
+      removed = true;
+      Deno.removeSignalListener(signal, handler);
+      noteSignalListener(signal, -1);
+    };
   },
   pid: () => Deno.pid,
   selfCommand,

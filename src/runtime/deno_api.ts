@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { readableWithReadNow, writableWithWriteNow } from "./immediate.ts";
+import { writableWithWriteNow } from "./immediate.ts";
 
 /** The slice of the `Deno` namespace used here (declared, so tsc can build without Deno's types). */
 export interface DenoFile {
@@ -78,6 +78,7 @@ export interface DenoApi {
     },
   ): DenoFile;
   readDirSync(path: string): Iterable<{ name: string }>;
+  permissions: { querySync(descriptor: { name: "write"; path: string }): { state: string } };
   readLinkSync(path: string): string;
   readTextFile(path: string): Promise<string>;
   rename(from: string, to: string): Promise<void>;
@@ -118,23 +119,4 @@ export function syncWritable(
   file: { writeSync(bytes: Uint8Array): number; close(): void },
 ): WritableStream<Uint8Array> {
   return writableWithWriteNow((bytes) => writeAllSync(file, bytes), { close: () => file.close() });
-}
-
-/**
- * Our stdin, read into one buffer and handed on as a copy of what arrived.
- * `Deno.stdin.readable` is a byte stream whose machinery runs on every read;
- * replay and the recorder read once per message.
- */
-export function stdinStream(bufferBytes = 1 << 16): ReadableStream<Uint8Array> {
-  const buffer = new Uint8Array(bufferBytes);
-  return readableWithReadNow(async () => {
-    const read = await Deno.stdin.read(buffer);
-    return read === null ? undefined : buffer.slice(0, read);
-  }, () => {
-    try {
-      Deno.stdin.close();
-    } catch {
-      // Already closed.
-    }
-  });
 }

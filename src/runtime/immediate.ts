@@ -18,6 +18,16 @@ export interface ImmediateReadable extends ReadableStream<Uint8Array> {
   readNow(): Promise<Uint8Array | undefined>;
 }
 
+/** A stream that can also be read with a call that blocks the thread until bytes come. */
+export interface BlockingReadable extends ImmediateReadable {
+  /**
+   * The next chunk, read at once, blocking the thread meanwhile; undefined
+   * at the end; null where a blocking read cannot start now (read with
+   * `readNow`).
+   */
+  readBlocking(): Uint8Array | undefined | null;
+}
+
 /** A WritableStream whose chunks can also be written straight through, done when the call returns. */
 export interface ImmediateWritable extends WritableStream<Uint8Array> {
   writeNow(bytes: Uint8Array): void;
@@ -75,10 +85,22 @@ export interface ChunkSource {
   release(): void;
 }
 
-/** The chunks of `stream`, one at a time. Use one source per stream: it does not share with a reader. */
-export function chunkSource(stream: ReadableStream<Uint8Array>): ChunkSource {
+/**
+ * The chunks of `stream`, one at a time. Use one source per stream: it does
+ * not share with a reader. With `idle`, a stream that can block
+ * ({@linkcode BlockingReadable}) is read blocking whenever `idle()` says the
+ * reader has nothing else to wait for: no timer, no pending work.
+ */
+export function chunkSource(
+  stream: ReadableStream<Uint8Array>,
+  idle?: () => boolean,
+): ChunkSource {
   const readNow = (stream as Partial<ImmediateReadable>).readNow;
-  if (typeof readNow === "function") return { next: readNow, release: () => {} };
+  const readBlocking = (stream as Partial<BlockingReadable>).readBlocking;
+  if (typeof readNow === "function") {
+    if (!idle || typeof readBlocking !== "function") return { next: readNow, release: () => {} };
+    return { next: () => readWhenIdle(readNow, readBlocking, idle), release: () => {} };
+  }
   const reader = stream.getReader();
   return {
     next: async () => {
@@ -112,4 +134,23 @@ export function chunkWriter(
   const direct = (stream as Partial<DirectWritable>).writeDirect;
   return writeNowOf(stream) ??
     (typeof direct === "function" ? direct : (bytes) => writer.write(bytes));
+}
+
+/**
+ * How many microtask turns a reader waits for `idle` before it reads
+ * without blocking: what the last chunk started settles within a few dozen
+ * (each `await` unwinding takes one or two), while work that waits on a
+ * timer or another stream never does.
+ */
+const SETTLE_TURNS = 64;
+
+/** A blocking read when the reader becomes `idle` within {@linkcode SETTLE_TURNS}, else `readNow`. */
+async function readWhenIdle(
+  readNow: () => Promise<Uint8Array | undefined>,
+  readBlocking: () => Uint8Array | undefined | null,
+  idle: () => boolean,
+): Promise<Uint8Array | undefined> {
+  for (let turn = 0; turn < SETTLE_TURNS && !idle(); turn++) await null;
+  const chunk = idle() ? readBlocking() : null;
+  return chunk === null ? await readNow() : chunk;
 }
