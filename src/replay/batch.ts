@@ -64,6 +64,7 @@ export async function answerBatch(
   const answers: string[] = [];
   const collecting: Outlet = {
     ...outlet,
+    sendText: undefined, // Each answer is collected as a message, below.
     send: (message, sse, text) => {
       if (isAnswer(message)) {
         answers.push(text ?? JSON.stringify(message));

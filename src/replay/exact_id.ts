@@ -117,6 +117,7 @@ export function memberTexts(text: string, batch: readonly unknown[]): string[] |
 export function keepingIdText(outlet: Outlet, id: number, own: string): Outlet {
   return {
     ...outlet,
+    sendText: undefined, // The answer's id is rewritten, below.
     send: (message, sse, text) => {
       if (!answers(message, id)) return outlet.send(message, sse, text);
       const wire = text ?? JSON.stringify(message);

@@ -10,6 +10,7 @@ import type { Fault } from "../faults/types.ts";
 import { ErrorCode, errorResponse } from "../jsonrpc/messages.ts";
 import type { JsonRpcMessage } from "../jsonrpc/messages.ts";
 import type { Trigger } from "./episodes.ts";
+import type { Ready } from "./wire.ts";
 
 /** Where a replay session sends what it serves. */
 export interface Outlet {
@@ -19,6 +20,13 @@ export interface Outlet {
    * `JSON.stringify(message)` (a recorded frame in the server's own words).
    */
   send(message: JsonRpcMessage, sse?: SseFields, text?: string): Promise<void>;
+  /**
+   * Sends a recorded answer's exact text, where the outlet needs nothing else
+   * of it (stdio): the engine then never parses the recorded answer. An
+   * outlet that wraps another and looks at the messages it sends must not
+   * pass this on.
+   */
+  sendText?(text: string): Promise<void>;
   /** Sends non-JSON-RPC text exactly as recorded (or a deliberately broken frame). */
   raw(text: string, sse?: SseFields): Promise<void>;
   /** An SSE event without a JSON-RPC payload (a priming event). */
@@ -41,6 +49,13 @@ export interface Outlet {
    * the session pings the client between a request's progress and its answer.
    */
   readsAhead?: boolean;
+}
+
+/** Sends `ready`: its text alone where the outlet takes that, else its message too. */
+export function sendReady(out: Outlet, ready: Ready, sse?: SseFields): Promise<void> {
+  return out.sendText && ready.text !== undefined && sse === undefined
+    ? out.sendText(ready.text)
+    : out.send(ready.message, sse, ready.text);
 }
 
 /** Answers a message that is not valid JSON-RPC. */

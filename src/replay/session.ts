@@ -15,7 +15,7 @@ import type { RecordedSession, Step, Trigger } from "./episodes.ts";
 import { MatcherFailure, rewrittenAnswer, SessionMatcher } from "./matching.ts";
 import { eraHint, isEraProbe } from "./era.ts";
 import type { ReplayOptions } from "./options.ts";
-import { invalid } from "./outlet.ts";
+import { invalid, sendReady } from "./outlet.ts";
 import type { Outlet } from "./outlet.ts";
 import { countNotification } from "./report.ts";
 import type { RecordingSource, ReportSink } from "./source.ts";
@@ -332,7 +332,7 @@ export class ReplaySession {
       await out.raw(malformedText(ready, fault.strategy), sse);
       return;
     }
-    await out.send(ready.message, sse, ready.text);
+    await sendReady(out, ready, sse);
   }
 
   /** Emits a step; for a server request, waits for the answer and returns a divergence message, if any. */

@@ -99,6 +99,7 @@ function stdioOutlet(
   return {
     readsAhead: true,
     send: (message, _sse, text) => out.write(text ?? JSON.stringify(message)),
+    sendText: (text) => out.write(text),
     raw: (text) => out.write(text),
     fault: (fault) => {
       if (fault.kind === "disconnect") {

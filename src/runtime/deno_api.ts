@@ -78,7 +78,6 @@ export interface DenoApi {
     },
   ): DenoFile;
   readDirSync(path: string): Iterable<{ name: string }>;
-  permissions: { querySync(descriptor: { name: "write"; path: string }): { state: string } };
   readLinkSync(path: string): string;
   readTextFile(path: string): Promise<string>;
   rename(from: string, to: string): Promise<void>;
