@@ -18,14 +18,13 @@ import { runtime } from "../runtime/mod.ts";
 import { actionFor, resolveRecordMode } from "../modes/mode.ts";
 import type { ModeAction, RecordMode } from "../modes/mode.ts";
 import { checkCassetteFolder } from "../modes/paths.ts";
-import { readRunReport } from "../modes/run_report.ts";
-import type { RunAction, RunReportLine } from "../modes/run_report.ts";
+import type { RunAction } from "../modes/run_report.ts";
+import { awaitLaunches } from "./launches.ts";
 import { checkLaunches, checkReport } from "./verdict.ts";
 import { replayFlags } from "./replay_flags.ts";
 import type { ReplayFlags } from "./replay_flags.ts";
 import { beingWritten } from "../claim/claim.ts";
 import type { MatchMode } from "../replay/options.ts";
-import { sleep } from "../util/helpers.ts";
 import { withTestingConfig } from "../config/testing.ts";
 import { planExpiry, settleRerecord } from "./expiry.ts";
 import { launchArgs, matchArgs, secretArgs, spyMode } from "./launch_args.ts";
@@ -282,25 +281,6 @@ async function collect(
     result.appended += end?.appended ?? 0;
   }
   return result;
-}
-
-/** The run log once its launches have ended; after `waitMs`, those left are ended (SIGTERM). */
-async function awaitLaunches(runLog: string, options: FinishOptions): Promise<RunReportLine[]> {
-  const deadline = Date.now() + (options.waitMs ?? 10_000);
-  let lines = await readRunReport(runLog);
-  const open = () => {
-    const ended = new Set(lines.filter((line) => line.event === "end").map((line) => line.pid));
-    return lines.filter((line) =>
-      line.event === "start" && !ended.has(line.pid) && runtime.isProcessAlive(line.pid)
-    );
-  };
-  if (options.stop) { for (const launch of open()) runtime.kill(launch.pid, "SIGTERM"); }
-  while (open().length > 0 && Date.now() < deadline) {
-    await sleep(25);
-    lines = await readRunReport(runLog);
-  }
-  for (const launch of open()) runtime.kill(launch.pid, "SIGTERM");
-  return lines;
 }
 
 function emptyResult(
