@@ -216,7 +216,10 @@ export class ReplayEngine implements RecordingSource, ReportSink {
   noteUse(trigger: Trigger, match: Match<Trigger>): void {
     const line = trigger.line;
     const uses = this.#uses;
-    uses.add(line, match.kind === "repeat" ? REPEATED : match.kind === "inexact" ? INEXACT : PLAYED);
+    uses.add(
+      line,
+      match.kind === "repeat" ? REPEATED : match.kind === "inexact" ? INEXACT : PLAYED,
+    );
     if (match.outOfOrder) uses.add(line, OUT_OF_ORDER);
   }
 
