@@ -70,7 +70,6 @@ import { replaceSection } from "./bench/benchmarks_md.ts";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const DENO = path.join(ROOT, "node_modules", ".bin", "deno");
-const CLI = [DENO, "run", "-A", "--no-check", path.join(ROOT, "cli.ts")];
 const SECTION = "## Streamable HTTP (issue 11)";
 
 const { values } = parseArgs({
