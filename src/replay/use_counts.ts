@@ -12,10 +12,13 @@
  * @module
  */
 
-/** The counters of one line, as {@linkcode UseCounts.add} takes them. */
+/** The counter of answers in causal order ({@linkcode UseCounts.add} takes it). */
 export const PLAYED = 0;
+/** The counter of stand-ins for another key (`match: "lenient"`). */
 export const INEXACT = 1;
+/** The counter of answers given again after the recordings ran out. */
 export const REPEATED = 2;
+/** The counter of answers recorded after a request the live session had not made. */
 export const OUT_OF_ORDER = 3;
 const COUNTERS = 4;
 
