@@ -50,8 +50,11 @@
  *     bun scripts/bench_http.ts --only base --base DIR   this replay vs another checkout's
  *            (DIR/cli.ts, e.g. a commit exported with `git archive`), cold, fresh processes,
  *            `--cold-rounds` rounds alternating which goes first: a change's cost, same run
- *   --cpu-prof DIR  the cold part's replays run with Deno's --cpu-prof, one folder per round
- *            in DIR (cold-1-replay, …): the profile of what a fresh replay does under this load
+ *   --cpu-prof DIR  the cold part's replays and the proxy part's recorders run with Deno's
+ *            --cpu-prof, one folder per round in DIR (cold-1-replay, proxy-1-recorder, …): the
+ *            profile of what a fresh replay or recorder does under this load
+ *     bun scripts/bench_http.ts --only proxy --base DIR   the same, with DIR's recorder
+ *            (DIR/cli.ts) in the same runs, the three rotating which goes first
  *
  * @module
  */
@@ -67,7 +70,6 @@ import { replaceSection } from "./bench/benchmarks_md.ts";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const DENO = path.join(ROOT, "node_modules", ".bin", "deno");
-const CLI = [DENO, "run", "-A", "--no-check", path.join(ROOT, "cli.ts")];
 const SECTION = "## Streamable HTTP (issue 11)";
 
 const { values } = parseArgs({
@@ -159,9 +161,22 @@ const startTicker = () =>
     (port) => `http://127.0.0.1:${port}/mcp`,
   );
 const URL_LINE = /(http:\/\/127\.0\.0\.1:\d+\/\S*)/;
-const startRecorder = (upstream: string, output: string) =>
+const startRecorder = (upstream: string, output: string, profileDir?: string, root = ROOT) =>
   start(
-    [...CLI, "record", "-o", output, "--no-detectors", "--url", upstream],
+    [
+      DENO,
+      "run",
+      "-A",
+      "--no-check",
+      ...(profileDir ? ["--cpu-prof", `--cpu-prof-dir=${profileDir}`] : []),
+      path.join(root, "cli.ts"),
+      "record",
+      "-o",
+      output,
+      "--no-detectors",
+      "--url",
+      upstream,
+    ],
     URL_LINE,
     (url) => url,
   );
@@ -559,29 +574,72 @@ async function basePart(dir: string): Promise<string> {
   ].join("\n");
 }
 
-/** Issue 24: a fresh recorder and a fresh bare proxy in front of one floor, alternating. */
+/**
+ * Issue 24: a fresh recorder and a fresh bare proxy in front of one floor,
+ * alternating; with `--base DIR`, another checkout's recorder too, each run
+ * rotating which of the three goes first.
+ */
 async function proxyPart(dir: string): Promise<string> {
   const floor = await startFloor();
   await load(floor.url); // the upstream both share is warm before either is measured
   const recorders: Summary[] = [];
   const proxies: Summary[] = [];
+  const bases: Summary[] = [];
   const runs = Number(values["proxy-runs"]);
+  const baseRoot = values.base && path.resolve(values.base);
   try {
     for (let run = 0; run < runs; run++) {
       const output = path.join(dir, `proxy-run-${run}.cassette.jsonl`);
+      const profileDir = values["cpu-prof"] &&
+        path.resolve(values["cpu-prof"], `proxy-${run + 1}-recorder`);
       const runRecorder = async () =>
-        recorders.push(await freshRun(startRecorder(floor.url, output)));
+        recorders.push(await freshRun(startRecorder(floor.url, output, profileDir)));
       const runProxy = async () => proxies.push(await freshRun(startBareProxy(floor.url)));
-      if (run % 2 === 0) await runProxy().then(runRecorder);
-      else await runRecorder().then(runProxy);
+      const runBase = async () =>
+        bases.push(
+          await freshRun(
+            startRecorder(
+              floor.url,
+              path.join(dir, `proxy-base-${run}.cassette.jsonl`),
+              undefined,
+              baseRoot,
+            ),
+          ),
+        );
+      const order = baseRoot ? [runProxy, runRecorder, runBase] : [runProxy, runRecorder];
+      for (let i = 0; i < order.length; i++) {
+        await order[(i + (baseRoot ? run : run % 2)) % order.length]();
+      }
       logRun(`run ${run + 1} bare proxy`, proxies[run]);
       logRun(`run ${run + 1} recorder`, recorders[run]);
+      if (baseRoot) logRun(`run ${run + 1} base recorder`, bases[run]);
     }
   } finally {
     await floor.stop();
   }
   const rps = recorders.map((r, i) => r.rps / proxies[i].rps);
   const p50 = recorders.map((r, i) => r.p50 / proxies[i].p50);
+  const baseRows = baseRoot
+    ? [
+      "",
+      `Base recorder: ${baseRoot}, in the same runs.`,
+      "",
+      "| run | base req/s | base / proxy | base p50 ms | base p50 / proxy | recorder / base |",
+      "| --- | ---: | ---: | ---: | ---: | ---: |",
+      ...bases.map((b, i) =>
+        `| ${i + 1} | ${f0(b.rps)} | ${f2(b.rps / proxies[i].rps)}× | ${f2(b.p50)} | ${
+          f2(b.p50 / proxies[i].p50)
+        }× | ${f2(recorders[i].rps / b.rps)}× |`
+      ),
+      "",
+      `| HTTP base recorder throughput / bare proxy | ${
+        bases.map((b, i) => `${f2(b.rps / proxies[i].rps)}×`).join(", ")
+      } |`,
+      `| HTTP base recorder p50 / bare proxy p50 | ${
+        bases.map((b, i) => `${f2(b.p50 / proxies[i].p50)}×`).join(", ")
+      } |`,
+    ]
+    : [];
   return [
     `HTTP recorder (\`record --url --no-detectors\`, under Deno) vs scripts/bench/bare_proxy.mjs (Node ${spawnNodeVersion()}), both in front of one warm floor, each run a fresh process, ${SESSIONS} sessions for ${DURATION_S} s, ` +
     `no warm-up, alternating which goes first; load generator ${CLIENT}.`,
@@ -598,8 +656,9 @@ async function proxyPart(dir: string): Promise<string> {
     "| --- | --- | --- |",
     `| HTTP recorder throughput / bare proxy | ${
       rps.map((v) => `${f2(v)}×`).join(", ")
-    } | ≥ 0.80× |`,
+    } | ≥ 0.90× |`,
     `| HTTP recorder p50 / bare proxy p50 | ${p50.map((v) => `${f2(v)}×`).join(", ")} | ≤ 1.25× |`,
+    ...baseRows,
   ].join("\n");
 }
 

@@ -8,17 +8,27 @@
  *   (which no replay can give before it has read the whole file);
  * - replay peak RSS (VmHWM, read from /proc/PID/status once the last call is
  *   answered) above the 10-call cassette's, per byte of cassette;
+ * - the same once every recorded call of the 100,000-call cassette has been
+ *   answered, sent one at a time as an SDK client sends them (issue 36: what
+ *   replay keeps, and what its collector lets pile up, per answered call);
+ *   with `--base DIR` also another checkout's replay (DIR/cli.ts), the two
+ *   alternating in each round;
  * - `lint` and `inspect` peak RSS (`/usr/bin/time -v`, or VmHWM polled every
  *   10 ms where it is missing), above the 10-call cassette's, per byte.
  *
  * The cassettes come from scripts/bench/gen_cassettes.ts. Run it through
- * scripts/bench.ts (`--scale`, `--huge`, `--scale-rounds`).
+ * scripts/bench.ts (`--scale`, `--huge`, `--scale-rounds`), or alone:
+ * `deno run -A scripts/bench/scale.ts [--rounds 3] [--huge] [--base DIR]`.
  *
  * @module
  */
 import { spawn } from "node:child_process";
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
 import path from "node:path";
+import process from "node:process";
+import { fileURLToPath } from "node:url";
+import { parseArgs } from "node:util";
 import {
   callRequest,
   callsForFrames,
@@ -38,6 +48,8 @@ export interface ScaleOptions {
   /** Also the 10^6-frame cassette (about 170 MB; its runs take tens of seconds here). */
   huge: boolean;
   seed?: number;
+  /** Another checkout (its cli.ts) whose replay the every-call rows also measure. */
+  base?: string;
 }
 
 /** One fresh process's timings (ms from spawn) and its peak RSS (bytes) after the last answer. */
@@ -120,6 +132,63 @@ function timeStart(command: string[], calls: number, seed: number): Promise<Star
   });
 }
 
+/**
+ * Spawns `command`, sends initialize, then every one of the `calls` recorded
+ * calls in order, each once the one before is answered; resolves with the
+ * peak RSS (bytes) once the last is answered, and the time that took (ms).
+ */
+function timeEveryCall(
+  command: string[],
+  calls: number,
+  seed: number,
+): Promise<{ peakBytes: number; ms: number }> {
+  return new Promise((resolve, reject) => {
+    const started = performance.now();
+    const child = spawn(command[0], command.slice(1), { stdio: ["pipe", "pipe", "ignore"] });
+    let next = 0;
+    let buffered = "";
+    const timer = setTimeout(() => {
+      child.kill("SIGKILL");
+      reject(new Error(`${command.join(" ")}: not done within 600 s`));
+    }, 600_000);
+    child.on("error", reject);
+    const early = (code: number | null) => {
+      clearTimeout(timer);
+      reject(new Error(`${command.join(" ")} exited (${code}) after ${next} calls`));
+    };
+    child.once("exit", early);
+    child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
+      buffered += chunk;
+      let cut;
+      while ((cut = buffered.indexOf("\n")) >= 0) {
+        const answer = buffered.slice(0, cut);
+        buffered = buffered.slice(cut + 1);
+        if (!answer.includes('"id"')) continue;
+        if (!answer.includes('"result"')) {
+          clearTimeout(timer);
+          child.kill("SIGKILL");
+          reject(new Error(`${command.join(" ")}: ${answer.slice(0, 300)}`));
+          return;
+        }
+        if (next < calls) {
+          child.stdin.write(`${next === 0 ? INITIALIZED + "\n" : ""}${callRequest(seed, next)}\n`);
+          next++;
+          continue;
+        }
+        clearTimeout(timer);
+        const peakBytes = vmHwm(child.pid!);
+        const ms = performance.now() - started;
+        child.off("exit", early);
+        child.once("exit", () => resolve({ peakBytes, ms }));
+        child.stdin.end();
+        child.kill();
+      }
+    });
+    child.stdin.on("error", () => {});
+    child.stdin.write(INITIALIZE + "\n");
+  });
+}
+
 /** Peak RSS in bytes of a command run to its end. */
 function peakOf(command: string[]): Promise<number> {
   const timeV = existsSync("/usr/bin/time");
@@ -182,6 +251,25 @@ export async function runScale(options: ScaleOptions): Promise<string> {
     ]),
   ];
   const starts = new Map<string, Start[]>(targets.map(([name]) => [name, []]));
+  const every = cassettes.find((g) => g.calls === 100_000);
+  const everyTargets: [string, string[]][] = every
+    ? [
+      ["replay", [...cli, "replay", "-q", every.file]],
+      ...(options.base
+        ? [[
+          "base",
+          [
+            ...options.run,
+            path.join(path.resolve(options.base), "cli.ts"),
+            "replay",
+            "-q",
+            every.file,
+          ],
+        ] as [string, string[]]]
+        : []),
+    ]
+    : [];
+  const everyPeaks = new Map<string, number[]>(everyTargets.map(([name]) => [name, []]));
   const lint = new Map<number, number[]>(cassettes.map((g) => [g.calls, []]));
   const inspect = new Map<number, number[]>(cassettes.map((g) => [g.calls, []]));
   // Not measured: loads Deno's module cache and the small files into the page cache.
@@ -201,6 +289,16 @@ export async function runScale(options: ScaleOptions): Promise<string> {
         } s)`,
       );
     }
+    for (let i = 0; i < everyTargets.length; i++) {
+      const [name, command] = everyTargets[(i + round) % everyTargets.length];
+      const run = await timeEveryCall(command, every!.calls, seed);
+      everyPeaks.get(name)!.push(run.peakBytes);
+      console.error(
+        `round ${round + 1} ${name}, every call answered: peak ${mib(run.peakBytes)} (${
+          (run.ms / 1000).toFixed(1)
+        } s)`,
+      );
+    }
     for (const g of cassettes) {
       lint.get(g.calls)!.push(await peakOf([...cli, "lint", g.file]));
       inspect.get(g.calls)!.push(await peakOf([...cli, "inspect", g.file]));
@@ -210,7 +308,41 @@ export async function runScale(options: ScaleOptions): Promise<string> {
       );
     }
   }
-  return report(cassettes, starts, lint, inspect, options.rounds);
+  return report(cassettes, starts, lint, inspect, options.rounds) +
+    (every ? everyReport(every, everyPeaks, starts, options) : "");
+}
+
+/** The rows of the every-call runs: peak above the 10-call cassette's replay, per byte. */
+function everyReport(
+  every: Generated,
+  peaks: Map<string, number[]>,
+  starts: Map<string, Start[]>,
+  options: ScaleOptions,
+): string {
+  const basePeak = median(starts.get("replay 10")!.map((s) => s.peakBytes));
+  const lines = [
+    "",
+    "",
+    `Peak RSS once every call of the ${every.calls.toLocaleString("en-US")}-call cassette (${
+      mib(every.bytes)
+    }) is answered, sent one at a time, above the 10-call cassette's replay peak (${
+      mib(basePeak)
+    }), medians of ${options.rounds} runs${
+      options.base ? `; base: ${path.resolve(options.base)}, alternating` : ""
+    }:`,
+    "",
+    "| replay | peak | per MB of cassette | runs |",
+    "| --- | ---: | ---: | --- |",
+  ];
+  for (const [name, values] of peaks) {
+    const peak = median(values);
+    lines.push(
+      `| ${name} | ${mib(peak)} | ${x((peak - basePeak) / every.bytes)} | ${
+        values.map((v) => x((v - basePeak) / every.bytes)).join(", ")
+      } |`,
+    );
+  }
+  return lines.join("\n");
 }
 
 /** The Markdown tables of one scale run. */
@@ -273,4 +405,31 @@ function report(
     );
   }
   return lines.join("\n");
+}
+
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  const { values } = parseArgs({
+    args: process.argv.slice(2),
+    options: {
+      rounds: { type: "string", default: "3" },
+      huge: { type: "boolean", default: false },
+      base: { type: "string" },
+    },
+  });
+  const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
+  const dir = mkdtempSync(path.join(tmpdir(), "mcp-cassette-scale-"));
+  try {
+    console.log(
+      `Run: ${new Date().toISOString()}\n\n` + await runScale({
+        run: [process.execPath, "run", "-A", "--no-check"],
+        root,
+        dir,
+        rounds: Number(values.rounds),
+        huge: values.huge,
+        base: values.base,
+      }),
+    );
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 }

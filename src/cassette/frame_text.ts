@@ -119,15 +119,18 @@ export function entryText(entry: Entry): string {
   const text = texts.get(entry);
   if (text === undefined) return JSON.stringify(entry);
   if (/[\r\n]/.test(text)) return JSON.stringify({ ...entry, frame: text });
-  const { type: _type, msg: _msg, ...rest } = entry;
   // Fields this module does not place by name go through JSON, before msg.
-  const known = new Set(["t", "session", "x", "sse", "dir", "appended"]);
-  if (Object.keys(rest).some((key) => !known.has(key))) {
+  for (const key in entry) {
+    if (PLACED.has(key)) continue;
+    const { type: _type, msg: _msg, ...rest } = entry;
     const head = JSON.stringify({ type: "message", ...rest });
     return `${head.slice(0, -1)},"msg":${text}}`;
   }
   return messageLine(text, entry);
 }
+
+/** The fields of a message entry that {@linkcode messageLine} writes by name. */
+const PLACED = new Set(["type", "msg", "t", "session", "x", "sse", "dir", "appended"]);
 
 /**
  * Takes a `frame` member off a parsed entry and keeps it as the entry's

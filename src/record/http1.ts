@@ -165,6 +165,15 @@ export function latin1Bytes(text: string): Uint8Array {
 
 const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 
+/** `line` from `from` on, without the spaces and tabs at either end (a regex replace cost more). */
+function trimmed(line: string, from: number): string {
+  let start = from;
+  let end = line.length;
+  while (start < end && (line.charCodeAt(start) === 32 || line.charCodeAt(start) === 9)) start++;
+  while (end > start && (line.charCodeAt(end - 1) === 32 || line.charCodeAt(end - 1) === 9)) end--;
+  return line.slice(start, end);
+}
+
 function parseHead(bytes: Uint8Array): Head | "bad" {
   const lines = latin1(bytes).split("\r\n");
   const start = lines[0].split(" ");
@@ -182,7 +191,7 @@ function parseHead(bytes: Uint8Array): Head | "bad" {
     // A folded line (obs-fold) or a name with a space is not what a client we serve sends.
     if (colon <= 0 || !TOKEN.test(line.slice(0, colon))) return "bad";
     // Trimmed of HTTP whitespace only, as a Headers object does.
-    fields.push([line.slice(0, colon), line.slice(colon + 1).replace(/^[\t ]+|[\t ]+$/g, "")]);
+    fields.push([line.slice(0, colon), trimmed(line, colon + 1)]);
   }
   return {
     start: [start[0], start[1], start.slice(2).join(" ")],

@@ -52,6 +52,9 @@ function framingOf(head: Head, headers: HeadFields, method: string): Framing {
   return length !== null && /^\d+$/.test(length) ? Number(length) : "close";
 }
 
+/** The answer fields {@linkcode headForClient} may rewrite. */
+const REWRITTEN = /^(?:www-authenticate|location)$/i;
+
 /**
  * The answer's head for the client: as it came, unless a challenge or a
  * redirect names the upstream's origin, which must name the proxy's.
@@ -59,6 +62,8 @@ function framingOf(head: Head, headers: HeadFields, method: string): Framing {
 function headForClient(recorder: HttpRecorder, head: Head, raw: Uint8Array): Uint8Array {
   const origin = recorder.upstream.origin;
   const proxy = recorder.proxyOrigin;
+  // Nearly every answer has neither: its head goes on as it came, nothing built.
+  if (!head.fields.some(([name]) => REWRITTEN.test(name))) return raw;
   let changed = false;
   const lines = [head.start.join(" ")];
   for (const [name, value] of head.fields) {

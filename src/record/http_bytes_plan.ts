@@ -89,9 +89,12 @@ export function planOf(
   };
 }
 
+/** Replacing what is not UTF-8, as `new TextDecoder()` does (it keeps no state between calls). */
+const UTF8 = new TextDecoder();
+
 /** A POST's JSON body as the recording takes it; undefined hands it to the fetch-based path. */
 export function readBody(body: Uint8Array): ClientBody | undefined {
-  const text = new TextDecoder().decode(body);
+  const text = UTF8.decode(body);
   const parsed = parseJson(text);
   const tooMany = Array.isArray(parsed) && parsed.length > MAX_BATCH_SIZE;
   return parsed === undefined || tooMany ? undefined : { body, text, parsed };

@@ -22,6 +22,7 @@ import { ReplaySession } from "./session.ts";
 import { deferred, mergeSessions } from "./pooled_sessions.ts";
 import { journalRequest, settleJournal } from "./journal.ts";
 import { knownTools } from "./known_tools.ts";
+import { INEXACT, OUT_OF_ORDER, PLAYED, REPEATED, UseCounts } from "./use_counts.ts";
 import type { JournalEntry, JournalOutcome } from "./journal.ts";
 import type { JsonRpcMessage } from "../jsonrpc/messages.ts";
 import type { RequestKey } from "../match/fingerprint.ts";
@@ -33,7 +34,7 @@ export class ReplayEngine implements RecordingSource, ReportSink {
   #episodes: Episodes;
   readonly report: ReplayReport;
   /** How each recorded request was used, by its cassette line. */
-  #uses = new Map<number, RecordedUse>();
+  #uses = new UseCounts();
   #sessions = new Set<ReplaySession>();
   #claimed = new Set<RecordedSession>();
   #merged: RecordedSession | undefined;
@@ -212,12 +213,13 @@ export class ReplayEngine implements RecordingSource, ReportSink {
 
   /** Notes that `trigger` answered a live request, and how. */
   noteUse(trigger: Trigger, match: Match<Trigger>): void {
-    let use = this.#uses.get(trigger.line);
-    if (!use) this.#uses.set(trigger.line, use = recordedUse(trigger));
-    if (match.kind === "repeat") use.repeated++;
-    else if (match.kind === "inexact") use.inexact++;
-    else use.played++;
-    if (match.outOfOrder) use.outOfOrder++;
+    const line = trigger.line;
+    const uses = this.#uses;
+    uses.add(
+      line,
+      match.kind === "repeat" ? REPEATED : match.kind === "inexact" ? INEXACT : PLAYED,
+    );
+    if (match.outOfOrder) uses.add(line, OUT_OF_ORDER);
   }
 
   /** Adds a live request to the journal (see ./journal.ts). */
@@ -362,23 +364,24 @@ export class ReplayEngine implements RecordingSource, ReportSink {
     const rows: RecordedUse[] = [];
     for (const session of this.episodes.sessions) {
       for (const trigger of session.triggers) {
-        if (trigger.isRequest) rows.push(this.#uses.get(trigger.line) ?? recordedUse(trigger));
+        if (trigger.isRequest) rows.push(recordedUse(trigger, this.#uses));
       }
     }
     return rows.sort((a, b) => a.line - b.line);
   }
 }
 
-function recordedUse(trigger: Trigger): RecordedUse {
-  const named = trigger.key.name === undefined ? {} : { name: trigger.key.name };
+function recordedUse(trigger: Trigger, uses: UseCounts): RecordedUse {
+  const { line, key } = trigger;
+  const named = key.name === undefined ? {} : { name: key.name };
   return {
-    line: trigger.line,
-    method: trigger.key.method,
+    line,
+    method: key.method,
     ...named,
     ...(trigger.optional ? { optional: true as const } : {}),
-    played: 0,
-    inexact: 0,
-    repeated: 0,
-    outOfOrder: 0,
+    played: uses.get(line, PLAYED),
+    inexact: uses.get(line, INEXACT),
+    repeated: uses.get(line, REPEATED),
+    outOfOrder: uses.get(line, OUT_OF_ORDER),
   };
 }

@@ -30,6 +30,7 @@ import type { FrameStore } from "../cassette/frame_store.ts";
 export type { RecordedFrame, Step, Trigger } from "./trigger.ts";
 import type { RecordedFrame, Step, Trigger } from "./trigger.ts";
 import { NO_STEPS } from "./trigger.ts";
+import { withoutKey } from "../util/churn.ts";
 
 /** One client session of the recording. */
 export interface RecordedSession {
@@ -181,7 +182,7 @@ class SessionBuilder {
             ? new TextFrame(text, entry.t, entry.sse)
             : withText({ msg, t: entry.t, sse: entry.sse }, text);
         }
-        this.#open.delete(idKey(msg.id));
+        this.#open = withoutKey(this.#open, idKey(msg.id));
         return;
       }
     }

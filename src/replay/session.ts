@@ -10,6 +10,7 @@ import { requestKey } from "../match/fingerprint.ts";
 import type { RequestKey } from "../match/fingerprint.ts";
 import type { Fault } from "../faults/types.ts";
 import { sleep } from "../util/helpers.ts";
+import { withoutKey } from "../util/churn.ts";
 import { ServerRequests } from "./asking.ts";
 import type { RecordedSession, Step, Trigger } from "./episodes.ts";
 import { MatcherFailure, rewrittenAnswer, SessionMatcher } from "./matching.ts";
@@ -191,7 +192,7 @@ export class ReplaySession {
     try {
       await this.#serve(message, trigger, flight, out, match.kind === "repeat", entry);
     } finally {
-      this.#inFlight.delete(idKey(message.id));
+      this.#inFlight = withoutKey(this.#inFlight, idKey(message.id));
     }
   }
 

@@ -14,6 +14,7 @@ import { chunkSource } from "../runtime/immediate.ts";
 import type { ChunkSource } from "../runtime/immediate.ts";
 import type { JsonRpcMessage } from "../jsonrpc/messages.ts";
 import { LineWriter } from "./line_writer.ts";
+import { withoutValue } from "../util/churn.ts";
 
 /** Options of {@linkcode serveStdio}. */
 export interface StdioServeOptions {
@@ -45,11 +46,11 @@ export async function serveStdio(
   const outlet = stdioOutlet(out, () => disconnect(), options.log);
   const session = engine.openSession();
   await session.open(outlet);
-  const inFlight = new Set<Promise<void>>();
+  let inFlight = new Set<Promise<void>>();
   const track = (work: Promise<void>) => {
     inFlight.add(work);
     work.catch((error) => options.log?.(`internal error: ${(error as Error).message}`)).finally(
-      () => inFlight.delete(work),
+      () => (inFlight = withoutValue(inFlight, work)),
     );
   };
   // A streaming engine reads the rest of the file once the first message is answered
