@@ -5,6 +5,7 @@
  *
  * @module
  */
+import { isAbsolute } from "../files/absolute.ts";
 import { UsageError } from "../errors/errors.ts";
 import { runtime } from "../runtime/mod.ts";
 import { closestName } from "../options/suggest.ts";
@@ -39,10 +40,7 @@ export interface ConfigFile {
   section(section: ConfigSection): Map<string, ConfigEntry>;
 }
 
-/** True for `/x` and, on Windows, `C:\x` or `\\server\x`. */
-export function isAbsolute(path: string): boolean {
-  return path.startsWith("/") || path.startsWith("\\") || /^[A-Za-z]:[\\/]/.test(path);
-}
+export { isAbsolute };
 
 function dirname(path: string): string {
   const slash = Math.max(path.lastIndexOf("/"), path.lastIndexOf("\\"));

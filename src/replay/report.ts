@@ -3,10 +3,10 @@
  *
  * @module
  */
-import path from "node:path";
 import type { CassetteHeader } from "../cassette/format.ts";
 import type { MissReport } from "../errors/errors.ts";
 import { sha256Hex } from "../redact/sha256.ts";
+import { absolutePath } from "../files/absolute.ts";
 import { emptyJournal, resetJournal } from "./journal.ts";
 import type { Journal } from "./journal.ts";
 
@@ -69,7 +69,7 @@ export function reportedCassette(
   const named: ReportedCassette = {
     headerSha256: sha256Hex(headerText ?? JSON.stringify(header)),
   };
-  if (given) Object.assign(named, { path: given, resolvedPath: path.resolve(given) });
+  if (given) Object.assign(named, { path: given, resolvedPath: absolutePath(given) });
   return named;
 }
 
