@@ -5,15 +5,17 @@
  * - the floor, a hand-written in-memory responder (scripts/bench/floor_server.ts);
  * - mcp-rec 0.1.1 (PyPI) replaying its own recording of the floor, installed
  *   by this script into a throw-away venv;
- * - our replay of our recording of the floor (and, with `--base DIR`, the
- *   replay of the checkout at DIR, e.g. a `git archive` of an older commit);
+ * - our replay of our recording of the floor, from the checkout on Deno (and,
+ *   with `--binary FILE`, the standalone executable, `deno task compile:host`;
+ *   with `--base DIR`, the replay of the checkout at DIR, e.g. a `git archive`
+ *   of an older commit);
  *
  * a fresh process per session, the targets alternating in each of `--rounds`
  * rounds. Prints per target the medians over rounds (and their range) of
  * p50, p90 and start to first answer, and our ratios to the peer's and the
  * floor's, each the median of the rounds' own ratios.
  *
- * Usage: deno run -A scripts/bench/peers.ts [--calls 1500] [--rounds 5] [--python python3] [--base DIR]
+ * Usage: deno run -A scripts/bench/peers.ts [--calls 1500] [--rounds 5] [--python python3] [--base DIR] [--binary FILE]
  *
  * @module
  */
@@ -34,6 +36,7 @@ const { values } = parseArgs({
     rounds: { type: "string", default: "5" },
     python: { type: "string", default: "python3" },
     base: { type: "string" },
+    binary: { type: "string" },
   },
 });
 const calls = Number(values.calls);
@@ -68,6 +71,11 @@ async function main() {
     "mcp-rec 0.1.1": { command: [peer.bin, "replay", theirs] },
     ours: { command: [...cli(root), "replay", "--quiet", ours] },
   };
+  if (values.binary) {
+    targets["ours (binary)"] = {
+      command: [path.resolve(values.binary), "replay", "--quiet", ours],
+    };
+  }
   if (values.base) {
     targets["ours (base)"] = {
       command: [...cli(path.resolve(values.base)), "replay", "--quiet", ours],
@@ -111,11 +119,16 @@ function print(runs: Record<string, Run[]>, python: string) {
     "| ratio (median of the rounds' own ratios) | p50 | p90 | start |",
     "| --- | --- | --- | --- |",
   ];
-  const against = ["mcp-rec 0.1.1", "floor", ...(values.base ? ["ours (base)"] : [])];
-  for (const other of against) {
-    const [a, b] = [runs.ours, runs[other]];
+  const pairs = [
+    ["ours", "mcp-rec 0.1.1"],
+    ["ours", "floor"],
+    ...(values.binary ? [["ours (binary)", "mcp-rec 0.1.1"]] : []),
+    ...(values.base ? [["ours", "ours (base)"]] : []),
+  ];
+  for (const [one, other] of pairs) {
+    const [a, b] = [runs[one], runs[other]];
     lines.push(
-      `| ours / ${other} | ${pairedRatio(a, b, "p50Ms")} | ${pairedRatio(a, b, "p90Ms")} | ${
+      `| ${one} / ${other} | ${pairedRatio(a, b, "p50Ms")} | ${pairedRatio(a, b, "p90Ms")} | ${
         pairedRatio(a, b, "startMs")
       } |`,
     );
