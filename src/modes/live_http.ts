@@ -11,7 +11,8 @@ import { isRawFrame } from "../client/transport.ts";
 import { UsageError } from "../errors/errors.ts";
 import { ErrorCode, errorResponse, idKey } from "../jsonrpc/messages.ts";
 import type { Json, JsonRpcId, JsonRpcMessage } from "../jsonrpc/messages.ts";
-import type { LiveLink } from "./live_server.ts";
+import type { LiveLink, Waiting } from "./live_server.ts";
+import { routeAnswer } from "./live_server.ts";
 
 /**
  * The URL as messages may show it: scheme, host, port and path. Its query
@@ -43,7 +44,7 @@ export function checkLiveUrl(url: string, flag: string): void {
 /** A live Streamable HTTP server and the requests waiting for its answers. */
 export class HttpLiveServer implements LiveLink {
   #transport: StreamableHttpClientTransport;
-  #waiting = new Map<string, { id: JsonRpcId; resolve: (message: JsonRpcMessage) => void }>();
+  #waiting: Waiting = new Map();
   #closed = false;
   readonly #shown: string;
 
@@ -63,16 +64,7 @@ export class HttpLiveServer implements LiveLink {
   async #read(): Promise<void> {
     for await (const frame of this.#transport.messages) {
       if (isRawFrame(frame) || frame === null || typeof frame !== "object") continue;
-      const message = frame as JsonRpcMessage;
-      const isAnswer = message.method === undefined && message.id !== undefined &&
-        message.id !== null;
-      const waiter = isAnswer ? this.#waiting.get(idKey(message.id as JsonRpcId)) : undefined;
-      if (waiter) {
-        this.#waiting.delete(idKey(message.id as JsonRpcId));
-        waiter.resolve(message);
-      } else {
-        this.onOther(message);
-      }
+      routeAnswer(this.#waiting, frame as JsonRpcMessage, this.onOther);
     }
   }
 

@@ -34,7 +34,7 @@ export interface LiveLink {
 export class LiveServer implements LiveLink {
   #child: ChildProcess;
   #writer: WritableStreamDefaultWriter<Uint8Array>;
-  #waiting = new Map<string, { id: JsonRpcId; resolve: (message: JsonRpcMessage) => void }>();
+  #waiting: Waiting = new Map();
   #exited = false;
 
   /** Every server message other than an awaited answer (notifications, its own requests). */
@@ -69,15 +69,7 @@ export class LiveServer implements LiveLink {
         } catch {
           continue; // A banner or log line: not part of any exchange.
         }
-        const isAnswer = message.method === undefined && message.id !== undefined &&
-          message.id !== null;
-        const waiter = isAnswer ? this.#waiting.get(idKey(message.id as JsonRpcId)) : undefined;
-        if (waiter) {
-          this.#waiting.delete(idKey(message.id as JsonRpcId));
-          waiter.resolve(message);
-        } else {
-          this.onOther(message);
-        }
+        routeAnswer(this.#waiting, message, this.onOther);
       }
     } catch {
       // The server went away; #gone answers whoever waits.
@@ -150,4 +142,26 @@ export class LiveServer implements LiveLink {
     }
     return await stopper.ended;
   }
+}
+
+/** The requests sent to a live server that wait for its answer, by id. */
+export type Waiting = Map<string, { id: JsonRpcId; resolve: (message: JsonRpcMessage) => void }>;
+
+/**
+ * Hands a message from the live server to the request it answers, or, when
+ * it answers none that waits (a notification, a request of the server's),
+ * to `onOther`.
+ */
+export function routeAnswer(
+  waiting: Waiting,
+  message: JsonRpcMessage,
+  onOther: (message: JsonRpcMessage) => void,
+): void {
+  const isAnswer = message.method === undefined && message.id !== undefined &&
+    message.id !== null;
+  const key = isAnswer ? idKey(message.id as JsonRpcId) : undefined;
+  const waiter = key === undefined ? undefined : waiting.get(key);
+  if (!waiter) return onOther(message);
+  waiting.delete(key!);
+  waiter.resolve(message);
 }
