@@ -11,20 +11,12 @@ import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { startCassette, UsageError } from "../../mod.ts";
 import { Client, StdioClientTransport } from "../sdk.ts";
-import { CLI, NODE, ROOT, run, tempDir } from "../helpers.ts";
+import { CLI, run, tempDir } from "../helpers.ts";
+import { recordWithSecret, STAMP_SERVER, stampEnv } from "./stamp_server.ts";
 
-const SERVER = [NODE, path.join(ROOT, "tests/fixtures/upkeep/nonce_server.mjs")];
+const SERVER = STAMP_SERVER;
+const envWith = stampEnv;
 const SECRET = "tok-9f8e7d6c5b4a3921";
-
-/** The environment of a run whose secret is `value`: the server checks and echoes it. */
-function envWith(value: string): Record<string, string> {
-  return {
-    ...process.env as Record<string, string>,
-    STAMP_SECRET: value,
-    STAMP_TOKEN: value,
-    STAMP_VALUE: value,
-  };
-}
 
 /** Calls `stamp` with the token once per label; the answers' texts (or error messages). */
 async function stamps(command: string[], labels: string[], token: string): Promise<string[]> {
@@ -54,16 +46,7 @@ async function stamps(command: string[], labels: string[], token: string): Promi
 
 async function recorded(): Promise<string> {
   const cassette = path.join(tempDir(), "secret.cassette.jsonl");
-  const record = [
-    ...CLI,
-    "record",
-    "-o",
-    cassette,
-    "--secret-env",
-    "STAMP_SECRET",
-    "--",
-    ...SERVER,
-  ];
+  const record = recordWithSecret(cassette);
   const [answer] = await stamps(record, ["a"], SECRET);
   assert.match(answer, new RegExp(`"value":"${SECRET}"`), "the live server accepted the token");
   return cassette;

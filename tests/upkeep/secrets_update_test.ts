@@ -11,19 +11,12 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { Client, StdioClientTransport } from "../sdk.ts";
-import { CLI, NODE, ROOT, run, tempDir } from "../helpers.ts";
+import { CLI, run, tempDir } from "../helpers.ts";
+import { recordWithSecret, STAMP_SERVER, stampEnv } from "./stamp_server.ts";
 
-const SERVER = [NODE, path.join(ROOT, "tests/fixtures/upkeep/nonce_server.mjs")];
+const SERVER = STAMP_SERVER;
+const envWith = stampEnv;
 const SECRET = "tok-update-0a1b2c3d4e5f";
-
-function envWith(value: string): Record<string, string> {
-  return {
-    ...process.env as Record<string, string>,
-    STAMP_SECRET: value,
-    STAMP_TOKEN: value,
-    STAMP_VALUE: value,
-  };
-}
 
 /** Calls `stamp` with `badge` through `command`; the answer's text. */
 async function stamp(command: string[], badge: string): Promise<string> {
@@ -48,16 +41,7 @@ test("verify --update writes no secret into the fresh cassette's header, and kee
   const cassette = path.join(tempDir(), "update.cassette.jsonl");
   // The secret is also an argument of the server's command line.
   const server = [...SERVER, SECRET];
-  const record = [
-    ...CLI,
-    "record",
-    "-o",
-    cassette,
-    "--secret-env",
-    "STAMP_SECRET",
-    "--",
-    ...server,
-  ];
+  const record = recordWithSecret(cassette, server);
   assert.match(await stamp(record, SECRET), new RegExp(`"value":"${SECRET}"`));
   assert.ok(!readFileSync(cassette, "utf8").includes(SECRET), "the recording holds no secret");
 

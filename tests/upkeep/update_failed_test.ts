@@ -13,7 +13,8 @@ import assert from "node:assert/strict";
 import { existsSync, lstatSync, readdirSync, readFileSync, symlinkSync } from "node:fs";
 import path from "node:path";
 import { Client, StdioClientTransport, StreamableHTTPClientTransport } from "../sdk.ts";
-import { CLI, NODE, ROOT, run, tempDir } from "../helpers.ts";
+import { CLI, NODE, run, tempDir } from "../helpers.ts";
+import { recordWithSecret, STAMP_SERVER } from "./stamp_server.ts";
 import {
   EVERYTHING_HTTP_SCRIPT,
   freePort,
@@ -21,7 +22,7 @@ import {
   startHttpRecorder,
 } from "../http/http_helpers.ts";
 
-const SERVER = [NODE, path.join(ROOT, "tests/fixtures/upkeep/nonce_server.mjs")];
+const SERVER = STAMP_SERVER;
 const SECRET = "tok-5e4d3c2b1a09f8e7";
 const PLACEHOLDER = "[SECRET:STAMP_SECRET]";
 
@@ -37,16 +38,7 @@ async function recorded(folder = tempDir()): Promise<string> {
   env.STAMP_SECRET = OLD_BUILD.STAMP_SECRET;
   env.STAMP_VALUE = OLD_BUILD.STAMP_VALUE;
   delete env.STAMP_MOTD;
-  const record = [
-    ...CLI,
-    "record",
-    "-o",
-    cassette,
-    "--secret-env",
-    "STAMP_SECRET",
-    "--",
-    ...SERVER,
-  ];
+  const record = recordWithSecret(cassette);
   const client = new Client({ name: "update-failed-test", version: "1.0.0" });
   await client.connect(
     new StdioClientTransport({
