@@ -12,8 +12,9 @@
  *
  * a fresh process per session, the targets alternating in each of `--rounds`
  * rounds. Prints per target the medians over rounds (and their range) of
- * p50, p90 and start to first answer, and our ratios to the peer's and the
- * floor's, each the median of the rounds' own ratios.
+ * p50, p90 and start to first answer, the same p50 and p90 over the calls
+ * after the first 200 (a JIT's warm-up left out), and our ratios to the
+ * peer's and the floor's, each the median of the rounds' own ratios.
  *
  * Usage: deno run -A scripts/bench/peers.ts [--calls 1500] [--rounds 5] [--python python3] [--base DIR] [--binary FILE]
  *
@@ -110,14 +111,16 @@ function print(runs: Record<string, Run[]>, python: string) {
     `Run: ${new Date().toISOString()}, Deno ${process.versions.deno ?? "?"}, ${python}; ` +
     `${calls} sequential tools/call per session, ${rounds} alternating rounds; medians of the rounds (range):`,
     "",
-    "| target | per-call p50 | per-call p90 | start to first answer |",
-    "| --- | --- | --- | --- |",
+    "| target | per-call p50 | per-call p90 | after 200 calls: p50 | p90 | start to first answer |",
+    "| --- | --- | --- | --- | --- | --- |",
     ...Object.entries(runs).map(([name, list]) =>
-      `| ${name} | ${range(list, "p50Ms")} | ${range(list, "p90Ms")} | ${startRange(list)} |`
+      `| ${name} | ${range(list, "p50Ms")} | ${range(list, "p90Ms")} | ${
+        range(list, "steadyP50Ms")
+      } | ${range(list, "steadyP90Ms")} | ${startRange(list)} |`
     ),
     "",
-    "| ratio (median of the rounds' own ratios) | p50 | p90 | start |",
-    "| --- | --- | --- | --- |",
+    "| ratio (median of the rounds' own ratios) | p50 | p90 | after 200: p50 | p90 | start |",
+    "| --- | --- | --- | --- | --- | --- |",
   ];
   const pairs = [
     ["ours", "mcp-rec 0.1.1"],
@@ -129,8 +132,8 @@ function print(runs: Record<string, Run[]>, python: string) {
     const [a, b] = [runs[one], runs[other]];
     lines.push(
       `| ${one} / ${other} | ${pairedRatio(a, b, "p50Ms")} | ${pairedRatio(a, b, "p90Ms")} | ${
-        pairedRatio(a, b, "startMs")
-      } |`,
+        pairedRatio(a, b, "steadyP50Ms")
+      } | ${pairedRatio(a, b, "steadyP90Ms")} | ${pairedRatio(a, b, "startMs")} |`,
     );
   }
   console.log(lines.join("\n"));

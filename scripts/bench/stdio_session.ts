@@ -27,7 +27,13 @@ export interface Run {
   p95Ms: number;
   /** CPU time (user + system, all threads) the server process spent per call; NaN without /proc. */
   cpuUsPerCall: number;
+  /** p50 and p90 of the calls after the first {@linkcode WARM_UP_CALLS} (a JIT's warm-up left out). */
+  steadyP50Ms: number;
+  steadyP90Ms: number;
 }
+
+/** Calls left out of the steady-state percentiles: those a JIT runs before it has optimised. */
+export const WARM_UP_CALLS = 200;
 
 /** A command to time, with variables added to the client's default environment for it. */
 export interface Target {
@@ -62,6 +68,8 @@ export async function timeSession({ command, env }: Target, calls: number): Prom
     p50Ms: percentile(samples, 50),
     p90Ms: percentile(samples, 90),
     p95Ms: percentile(samples, 95),
+    steadyP50Ms: percentile(samples.slice(WARM_UP_CALLS), 50),
+    steadyP90Ms: percentile(samples.slice(WARM_UP_CALLS), 90),
   };
 }
 
@@ -73,6 +81,8 @@ export function medianRun(runs: Run[]): Run {
     p90Ms: median(runs.map((r) => r.p90Ms)),
     p95Ms: median(runs.map((r) => r.p95Ms)),
     cpuUsPerCall: median(runs.map((r) => r.cpuUsPerCall)),
+    steadyP50Ms: median(runs.map((r) => r.steadyP50Ms)),
+    steadyP90Ms: median(runs.map((r) => r.steadyP90Ms)),
   };
 }
 
