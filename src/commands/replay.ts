@@ -54,24 +54,31 @@ export const command: Command = {
     // Before anything loads: a signal listener takes effect a moment after it is added,
     // and a client may stop its server right after the first answer.
     const signals = listen ? undefined : reportOnSignal(stringOption(values, "report"));
-    // Over stdio the replay serves while it reads the file (docs/replay.md "Start-up").
-    const engine = listen
-      ? await loadedEngine(positionals[0], values, log)
-      : await streamingEngine(positionals[0], values, log);
-    if (!listen && stringOption(values, "token") !== undefined) {
-      throw new UsageError("--token works with --listen only (a stdio replay has no port)");
+    try {
+      // Over stdio the replay serves while it reads the file (docs/replay.md "Start-up").
+      const engine = listen
+        ? await loadedEngine(positionals[0], values, log)
+        : await streamingEngine(positionals[0], values, log);
+      if (!listen && stringOption(values, "token") !== undefined) {
+        throw new UsageError("--token works with --listen only (a stdio replay has no port)");
+      }
+      if (flag(values, "control") && !listen) {
+        throw new UsageError(
+          "--control needs --listen: over stdio the controls are the library's (ReplayTransport.control, startCassette's control)",
+        );
+      }
+      const report = listen
+        ? await serveListening(engine, listen, positionals[0], values, log)
+        : await serveStdioReporting(engine, signals!, log);
+      await (signals ? signals.write(report) : writeReport(stringOption(values, "report"), report));
+      await learnFrom(report, values);
+      return finishReport(report, values, quiet);
+    } finally {
+      // Only now: a signal that ended the session (it ends a blocking read as
+      // if the input had closed) may not have reached its listener yet, and
+      // with none left the runtime ends the process at once.
+      signals?.stop();
     }
-    if (flag(values, "control") && !listen) {
-      throw new UsageError(
-        "--control needs --listen: over stdio the controls are the library's (ReplayTransport.control, startCassette's control)",
-      );
-    }
-    const report = listen
-      ? await serveListening(engine, listen, positionals[0], values, log)
-      : await serveStdioReporting(engine, signals!, log);
-    await writeReport(stringOption(values, "report"), report);
-    await learnFrom(report, values);
-    return finishReport(report, values, quiet);
   },
 };
 
@@ -126,6 +133,8 @@ interface SignalReport {
   engine?: ReplayEngine;
   /** Set by a signal: the session's own end must not write over its report meanwhile. */
   stopping?: Promise<never>;
+  /** Writes the report once, whether the session's end or a signal asks first. */
+  write(report: ReplayReport): Promise<void>;
   stop(): void;
 }
 
@@ -134,7 +143,11 @@ interface SignalReport {
  * down with it) still writes the report before the exit.
  */
 function reportOnSignal(reportFile: string | undefined): SignalReport {
-  const state: SignalReport = { stop: () => stops.forEach((stop) => stop()) };
+  let writing: Promise<void> | undefined;
+  const state: SignalReport = {
+    write: (report) => writing ??= writeReport(reportFile, report),
+    stop: () => stops.forEach((stop) => stop()),
+  };
   const stops = (["SIGINT", "SIGTERM"] as const).map((signal) =>
     runtime.onSignal(signal, () => {
       if (state.stopping) return;
@@ -142,36 +155,31 @@ function reportOnSignal(reportFile: string | undefined): SignalReport {
       const code = signal === "SIGINT" ? 130 : 143;
       const engine = state.engine;
       // The report covers the whole recording: a streaming engine reads the rest first.
-      const written = engine
-        ? engine.loaded.then(() => engine.finished()).then((report) =>
-          writeReport(reportFile, report)
-        )
-        : Promise.resolve();
+      const written = writing ??
+        (engine
+          ? engine.loaded.then(() => engine.finished()).then((report) => state.write(report))
+          : Promise.resolve());
       void written.catch(() => {}).finally(() => runtime.exit(code));
     })
   );
   return state;
 }
 
-/** Serves on stdio, with the signal handlers {@linkcode reportOnSignal} installed. */
+/** Serves on stdio, with the signal handlers {@linkcode reportOnSignal} installed (the caller stops them). */
 async function serveStdioReporting(
   engine: ReplayEngine,
   signals: SignalReport,
   log: (line: string) => void,
 ): Promise<ReplayReport> {
   signals.engine = engine;
-  try {
-    const report = await serveStdio(engine, {
-      input: runtime.stdin,
-      output: runtime.stdout,
-      log,
-      blockWhenIdle: true,
-    });
-    if (signals.stopping) await signals.stopping;
-    return report;
-  } finally {
-    signals.stop();
-  }
+  const report = await serveStdio(engine, {
+    input: runtime.stdin,
+    output: runtime.stdout,
+    log,
+    blockWhenIdle: true,
+  });
+  if (signals.stopping) await signals.stopping;
+  return report;
 }
 
 async function loadedEngine(path: string, values: OptionValues, log: (line: string) => void) {
