@@ -26,7 +26,7 @@ export interface Outlet {
    * outlet that wraps another and looks at the messages it sends must not
    * pass this on.
    */
-  sendText?(text: string): Promise<void>;
+  sendText?(text: string, pieces?: readonly string[]): Promise<void>;
   /** Sends non-JSON-RPC text exactly as recorded (or a deliberately broken frame). */
   raw(text: string, sse?: SseFields): Promise<void>;
   /** An SSE event without a JSON-RPC payload (a priming event). */
@@ -54,7 +54,7 @@ export interface Outlet {
 /** Sends `ready`: its text alone where the outlet takes that, else its message too. */
 export function sendReady(out: Outlet, ready: Ready, sse?: SseFields): Promise<void> {
   return out.sendText && ready.text !== undefined && sse === undefined
-    ? out.sendText(ready.text)
+    ? out.sendText(ready.text, ready.pieces)
     : out.send(ready.message, sse, ready.text);
 }
 

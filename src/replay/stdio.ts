@@ -100,7 +100,7 @@ function stdioOutlet(
   return {
     readsAhead: true,
     send: (message, _sse, text) => out.write(text ?? JSON.stringify(message)),
-    sendText: (text) => out.write(text),
+    sendText: (text, pieces) => out.write(text, pieces),
     raw: (text) => out.write(text),
     fault: (fault) => {
       if (fault.kind === "disconnect") {

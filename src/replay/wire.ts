@@ -28,6 +28,12 @@ export interface Frame {
 export interface Ready {
   message: JsonRpcMessage;
   text?: string;
+  /**
+   * The text in the parts it was joined from, when it was: a recorded
+   * answer's text around its new id. An outlet that writes them one by one
+   * never copies a large answer into one flat string.
+   */
+  pieces?: readonly string[];
 }
 
 /**
@@ -63,9 +69,9 @@ function idSlotOf(frame: Frame): IdSlot | null {
   return slot;
 }
 
-/** The slot's text with `id` in it. */
-function withId(slot: IdSlot, id: JsonRpcId): string {
-  return slot.before + JSON.stringify(id) + slot.after;
+/** The slot's text with `id` in it, as its three parts. */
+function withId(slot: IdSlot, id: JsonRpcId): readonly string[] {
+  return [slot.before, JSON.stringify(id), slot.after];
 }
 
 /** The text split around its top-level id, or null when it has none. */
@@ -92,7 +98,7 @@ function withLiveIdOnce(text: string, id: JsonRpcId): Ready {
   const slot = slotIn(text);
   return lazyReady(
     () => ({ ...JSON.parse(text) as JsonRpcMessage, id }),
-    slot ? withId(slot, id) : text,
+    slot ? withId(slot, id) : [text],
   );
 }
 
@@ -102,14 +108,22 @@ function withLiveIdOnce(text: string, id: JsonRpcId): Ready {
  * nothing took about a tenth of the replay's work per call
  * (scripts/bench/stdio_cpu.ts's profile: `msg` under `withLiveId`).
  */
-function lazyReady(message: () => JsonRpcMessage, text: string): Ready {
+function lazyReady(message: () => JsonRpcMessage, pieces: readonly string[]): Ready {
   let parsed: JsonRpcMessage | undefined;
   return {
     get message() {
       return parsed ??= message();
     },
-    text,
+    text: joined(pieces),
+    pieces,
   };
+}
+
+/** The pieces as one string, without copying them: `+` makes a rope, `join` a flat copy. */
+function joined(pieces: readonly string[]): string {
+  let text = "";
+  for (const piece of pieces) text += piece;
+  return text;
 }
 
 /** A progress notification carrying the live request's token. */
