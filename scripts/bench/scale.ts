@@ -12,13 +12,14 @@
  *   answered, sent one at a time as an SDK client sends them (issue 36: what
  *   replay keeps, and what its collector lets pile up, per answered call);
  *   with `--base DIR` also another checkout's replay (DIR/cli.ts), the two
- *   alternating in each round;
+ *   alternating in each round; with `--v8-flags FLAGS` also this replay
+ *   under `deno run --v8-flags=FLAGS`;
  * - `lint` and `inspect` peak RSS (`/usr/bin/time -v`, or VmHWM polled every
  *   10 ms where it is missing), above the 10-call cassette's, per byte.
  *
  * The cassettes come from scripts/bench/gen_cassettes.ts. Run it through
  * scripts/bench.ts (`--scale`, `--huge`, `--scale-rounds`), or alone:
- * `deno run -A scripts/bench/scale.ts [--rounds 3] [--huge] [--base DIR]`.
+ * `deno run -A scripts/bench/scale.ts [--rounds 3] [--huge] [--base DIR] [--v8-flags FLAGS]`.
  *
  * @module
  */
@@ -47,6 +48,12 @@ export interface ScaleOptions {
   rounds: number;
   /** Also the 10^6-frame cassette (about 170 MB; its runs take tens of seconds here). */
   huge: boolean;
+  /**
+   * V8 flags for one more every-call target, the same replay under
+   * `deno run --v8-flags=…` (e.g. `--max-semi-space-size=1`: how much of the
+   * peak is the young generation V8 grows, not what the replay keeps).
+   */
+  v8Flags?: string;
   seed?: number;
   /** Another checkout (its cli.ts) whose replay the every-call rows also measure. */
   base?: string;
@@ -255,6 +262,19 @@ export async function runScale(options: ScaleOptions): Promise<string> {
   const everyTargets: [string, string[]][] = every
     ? [
       ["replay", [...cli, "replay", "-q", every.file]],
+      ...(options.v8Flags
+        ? [[
+          `replay --v8-flags=${options.v8Flags}`,
+          [
+            ...options.run,
+            `--v8-flags=${options.v8Flags}`,
+            path.join(options.root, "cli.ts"),
+            "replay",
+            "-q",
+            every.file,
+          ],
+        ] as [string, string[]]]
+        : []),
       ...(options.base
         ? [[
           "base",
@@ -414,6 +434,7 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
       rounds: { type: "string", default: "3" },
       huge: { type: "boolean", default: false },
       base: { type: "string" },
+      "v8-flags": { type: "string" },
     },
   });
   const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
@@ -427,6 +448,7 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
         rounds: Number(values.rounds),
         huge: values.huge,
         base: values.base,
+        v8Flags: values["v8-flags"],
       }),
     );
   } finally {
