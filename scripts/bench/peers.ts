@@ -13,8 +13,9 @@
  * a fresh process per session, the targets alternating in each of `--rounds`
  * rounds. Prints per target the medians over rounds (and their range) of
  * p50, p90 and start to first answer, the same p50 and p90 over the calls
- * after the first 200 (a JIT's warm-up left out), and our ratios to the
- * peer's and the floor's, each the median of the rounds' own ratios.
+ * after the first 200 (a JIT's warm-up left out), the median call by range
+ * of call index (where the warm-up ends), and our ratios to the peer's and
+ * the floor's, each the median of the rounds' own ratios.
  *
  * Usage: deno run -A scripts/bench/peers.ts [--calls 1500] [--rounds 5] [--python python3] [--base DIR] [--binary FILE]
  *
@@ -26,7 +27,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import process from "node:process";
 import { parseArgs } from "node:util";
-import { median, type Run, type Target, timeSession } from "./stdio_session.ts";
+import { median, type Run, STAGES, type Target, timeSession } from "./stdio_session.ts";
 
 const PEER = "mcp-rec==0.1.1";
 
@@ -91,8 +92,10 @@ async function main() {
   print(runs, peer.python);
 }
 
+/** A field of a run that is one number. */
+type Figure = Exclude<keyof Run, "stageP50Ms">;
 const ms = (value: number) => `${(value * 1000).toFixed(0)} µs`;
-const range = (list: Run[], field: keyof Run) => {
+const range = (list: Run[], field: Figure) => {
   const values = list.map((r) => r[field]);
   return `${ms(median(values))} (${ms(Math.min(...values))}–${ms(Math.max(...values))})`;
 };
@@ -103,7 +106,7 @@ const startRange = (list: Run[]) => {
   })`;
 };
 /** The median of the rounds' own ratios a/b of one field. */
-const pairedRatio = (a: Run[], b: Run[], field: keyof Run) =>
+const pairedRatio = (a: Run[], b: Run[], field: Figure) =>
   `${median(a.map((r, i) => r[field] / b[i][field])).toFixed(2)}×`;
 
 function print(runs: Record<string, Run[]>, python: string) {
@@ -119,8 +122,6 @@ function print(runs: Record<string, Run[]>, python: string) {
       } | ${range(list, "steadyP90Ms")} | ${startRange(list)} |`
     ),
     "",
-    "| ratio (median of the rounds' own ratios) | p50 | p90 | after 200: p50 | p90 | start |",
-    "| --- | --- | --- | --- | --- | --- |",
   ];
   const pairs = [
     ["ours", "mcp-rec 0.1.1"],
@@ -128,6 +129,12 @@ function print(runs: Record<string, Run[]>, python: string) {
     ...(values.binary ? [["ours (binary)", "mcp-rec 0.1.1"]] : []),
     ...(values.base ? [["ours", "ours (base)"]] : []),
   ];
+  lines.push(
+    ...stageTable(runs),
+    "",
+    "| ratio (median of the rounds' own ratios) | p50 | p90 | after 200: p50 | p90 | start |",
+    "| --- | --- | --- | --- | --- | --- |",
+  );
   for (const [one, other] of pairs) {
     const [a, b] = [runs[one], runs[other]];
     lines.push(
@@ -137,6 +144,23 @@ function print(runs: Record<string, Run[]>, python: string) {
     );
   }
   console.log(lines.join("\n"));
+}
+
+/** Per target, the median over rounds of each stage's median: how fast calls get as a session goes on. */
+function stageTable(runs: Record<string, Run[]>): string[] {
+  const name = ([from, to]: readonly [number, number]) =>
+    to === Infinity ? `calls ${from}–` : `calls ${from}–${to - 1}`;
+  return [
+    "Per-call medians by call index, median of the rounds:",
+    "",
+    `| target | ${STAGES.map(name).join(" | ")} |`,
+    `| --- |${" --- |".repeat(STAGES.length)}`,
+    ...Object.entries(runs).map(([target, list]) =>
+      `| ${target} | ${
+        STAGES.map((_, i) => ms(median(list.map((r) => r.stageP50Ms[i])))).join(" | ")
+      } |`
+    ),
+  ];
 }
 
 try {

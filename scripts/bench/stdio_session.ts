@@ -30,7 +30,20 @@ export interface Run {
   /** p50 and p90 of the calls after the first {@linkcode WARM_UP_CALLS} (a JIT's warm-up left out). */
   steadyP50Ms: number;
   steadyP90Ms: number;
+  /** The median of each {@linkcode STAGES} range of calls, by call index: where a warm-up ends. */
+  stageP50Ms: number[];
 }
+
+/** Ranges of call indexes, [from, to), whose medians {@linkcode Run.stageP50Ms} holds. */
+export const STAGES: readonly (readonly [number, number])[] = [
+  [0, 10],
+  [10, 50],
+  [50, 100],
+  [100, 200],
+  [200, 400],
+  [400, 800],
+  [800, Infinity],
+];
 
 /** Calls left out of the steady-state percentiles: those a JIT runs before it has optimised. */
 export const WARM_UP_CALLS = 200;
@@ -70,6 +83,7 @@ export async function timeSession({ command, env }: Target, calls: number): Prom
     p95Ms: percentile(samples, 95),
     steadyP50Ms: percentile(samples.slice(WARM_UP_CALLS), 50),
     steadyP90Ms: percentile(samples.slice(WARM_UP_CALLS), 90),
+    stageP50Ms: STAGES.map(([from, to]) => median(samples.slice(from, to))),
   };
 }
 
@@ -83,6 +97,7 @@ export function medianRun(runs: Run[]): Run {
     cpuUsPerCall: median(runs.map((r) => r.cpuUsPerCall)),
     steadyP50Ms: median(runs.map((r) => r.steadyP50Ms)),
     steadyP90Ms: median(runs.map((r) => r.steadyP90Ms)),
+    stageP50Ms: runs[0].stageP50Ms.map((_, i) => median(runs.map((r) => r.stageP50Ms[i]))),
   };
 }
 
