@@ -176,8 +176,18 @@ test("a client that never answers a server request gets a timeout report, and th
 test("notifications/cancelled stops the replay of that request: no response, the session goes on", async () => {
   const live = await recording;
   assert.equal(live.code, 0, live.stderr);
-  // Recorded pacing keeps the long operation long enough to cancel it midway.
-  const replay = new LineProcess([...CLI, "replay", "--pace", "recorded", cassette]);
+  // Recorded pacing, five times slower, keeps the long operation long enough to cancel it
+  // midway: at the recorded pace the test had 0.2 s between the first progress and the
+  // answer to notice one and cancel, too little on a loaded machine.
+  const replay = new LineProcess([
+    ...CLI,
+    "replay",
+    "--pace",
+    "recorded",
+    "--pace-scale",
+    "5",
+    cassette,
+  ]);
   replay.send({
     jsonrpc: "2.0",
     id: 1,
@@ -211,8 +221,9 @@ test("notifications/cancelled stops the replay of that request: no response, the
   });
   replay.send({ jsonrpc: "2.0", id: 8, method: "tools/list" });
   assert.ok(((await replay.answer(8)).result as { tools: unknown[] }).tools.length > 0);
-  // Longer than the rest of the recorded operation: its answer would have come by now.
-  await new Promise((resolve) => setTimeout(resolve, 700));
+  // Longer than the rest of the recorded operation (0.3 s, paced five times slower): its
+  // answer would have come by now.
+  await new Promise((resolve) => setTimeout(resolve, 2_000));
   assert.equal(
     replay.messages().filter((message) => message.id === 7).length,
     0,
