@@ -8,6 +8,7 @@
  */
 import { ErrorCode, errorResponse, MAX_BATCH_SIZE } from "../jsonrpc/messages.ts";
 import type { JsonRpcMessage } from "../jsonrpc/messages.ts";
+import { overriding } from "./outlet.ts";
 import type { Outlet } from "./outlet.ts";
 import type { ReplaySession } from "./session.ts";
 import { keepingIdText, lostIdText, memberTexts } from "./exact_id.ts";
@@ -62,8 +63,7 @@ export async function answerBatch(
     );
   }
   const answers: string[] = [];
-  const collecting: Outlet = {
-    ...outlet,
+  const collecting = overriding(outlet, {
     sendText: undefined, // Each answer is collected as a message, below.
     send: (message, sse, text) => {
       if (isAnswer(message)) {
@@ -72,7 +72,7 @@ export async function answerBatch(
       }
       return outlet.send(message, sse, text);
     },
-  };
+  });
   const handled = batch.slice(0, MAX_BATCH_SIZE);
   const texts = text === undefined ? undefined : memberTexts(text, batch);
   await Promise.all(

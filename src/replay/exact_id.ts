@@ -10,6 +10,7 @@
  */
 import { elementSpans, memberSpan } from "../json/text.ts";
 import type { JsonRpcMessage } from "../jsonrpc/messages.ts";
+import { overriding } from "./outlet.ts";
 import type { Outlet } from "./outlet.ts";
 
 /** The id's own text in `text` (one message), when parsing lost it; otherwise undefined. */
@@ -115,8 +116,7 @@ export function memberTexts(text: string, batch: readonly unknown[]): string[] |
  * server's own requests and notifications meanwhile pass as they are).
  */
 export function keepingIdText(outlet: Outlet, id: number, own: string): Outlet {
-  return {
-    ...outlet,
+  return overriding(outlet, {
     sendText: undefined, // The answer's id is rewritten, below.
     send: (message, sse, text) => {
       if (!answers(message, id)) return outlet.send(message, sse, text);
@@ -125,7 +125,7 @@ export function keepingIdText(outlet: Outlet, id: number, own: string): Outlet {
       const exact = span ? wire.slice(0, span.start) + own + wire.slice(span.end) : wire;
       return outlet.send(message, sse, exact);
     },
-  };
+  });
 }
 
 function answers(message: JsonRpcMessage, id: number): boolean {

@@ -5,6 +5,7 @@
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
+import { writeFileSync } from "node:fs";
 import { connect } from "node:net";
 import path from "node:path";
 import { CLI, tempDir } from "../helpers.ts";
@@ -99,6 +100,38 @@ test("HTTP, 2025-03-26: ids in a batch over a raw socket come back as written", 
     );
     assert.match(batch, /"id": ?12345678901234567890[,}]/, batch);
     assert.match(batch, /"id": ?5\.50[,}]/, batch);
+  } finally {
+    await replay.stop();
+  }
+});
+
+test("HTTP: a request whose id text parsing loses is replayed as any other: its fault and its recorded exchange apply", async () => {
+  const file = await cassette();
+  const faults = path.join(tempDir(), "faults.json");
+  writeFileSync(
+    faults,
+    JSON.stringify([{
+      match: { tool: "divide" },
+      fault: { kind: "http-status", status: 503, body: "down" },
+    }]),
+  );
+  const port = await freePort();
+  const replay = await startBackground(
+    [...CLI, "replay", file, "--listen", `127.0.0.1:${port}`, "--faults", faults],
+    /(http:\/\/127\.0\.0\.1:\d+\/\S*)/,
+  );
+  try {
+    const opened = await rawPost(port, opening()[0]);
+    const session = /mcp-session-id: (\S+)/i.exec(opened)?.[1];
+    const headers: Record<string, string> = session ? { "Mcp-Session-Id": session } : {};
+    headers["MCP-Protocol-Version"] = "2025-06-18";
+    await rawPost(port, opening()[1], headers);
+    // 7.0 parses as 7: the answer must carry the text, and be what 7 would get.
+    for (const id of ["7", "7.0"]) {
+      const reply = await rawPost(port, call(id, "divide", { a: 1, b: 4 }), headers);
+      assert.match(reply, /^HTTP\/1\.1 503 /, `id ${id}: ${reply}`);
+      assert.match(reply, /\r\n\r\ndown$/, `id ${id}: ${reply}`);
+    }
   } finally {
     await replay.stop();
   }
